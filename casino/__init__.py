@@ -1,0 +1,7 @@
+"""The Django project and the establishment: staff roles, players, gaming sessions."""
+
+from __future__ import annotations
+
+from casino.celery import app as celery_app
+
+__all__ = ("celery_app",)

@@ -1,0 +1,28 @@
+"""gunicorn configuration: `gunicorn -c deploy/gunicorn.conf.py casino.wsgi:application`.
+
+Every value can be overridden from the environment (GUNICORN_*), so the same file serves the
+systemd units and the container.
+"""
+
+from __future__ import annotations
+
+import multiprocessing
+import os
+
+bind = os.environ.get("GUNICORN_BIND", "127.0.0.1:8000")
+workers = int(os.environ.get("GUNICORN_WORKERS", str(multiprocessing.cpu_count() * 2 + 1)))
+threads = int(os.environ.get("GUNICORN_THREADS", "1"))
+worker_class = "sync"
+# Requests are short (one service call); anything slow goes to Celery.
+timeout = int(os.environ.get("GUNICORN_TIMEOUT", "30"))
+graceful_timeout = 30
+keepalive = 5
+# Recycle workers now and then to bound memory growth; jitter avoids all restarting together.
+max_requests = int(os.environ.get("GUNICORN_MAX_REQUESTS", "2000"))
+max_requests_jitter = 200
+# nginx sets X-Forwarded-Proto; trust it from the proxy only.
+forwarded_allow_ips = os.environ.get("GUNICORN_FORWARDED_ALLOW_IPS", "127.0.0.1")
+accesslog = "-"
+errorlog = "-"
+loglevel = os.environ.get("GUNICORN_LOG_LEVEL", "info")
+proc_name = "casino-web"

@@ -1,0 +1,1 @@
+"""Double-entry books: accounts, transactions and entries (see docs/ledger.md)."""

@@ -1,0 +1,40 @@
+"""Reads of the books."""
+
+from __future__ import annotations
+
+from django.db.models import Case, F, QuerySet, Sum, Value, When
+from django.db.models.functions import Coalesce
+
+from ledger.models import Account, Entry, Side, Transaction
+
+# credit − debit: the signed amount of an entry under the convention of docs/ledger.md.
+_SIGNED_AMOUNT = Case(
+    When(side=Side.CREDIT, then=F("amount")),
+    default=-F("amount"),
+)
+
+
+def account_balance_get(*, account: Account) -> int:
+    """Chips in `account`: the sum of its credits minus the sum of its debits."""
+    result = Entry.objects.filter(account=account).aggregate(
+        balance=Coalesce(Sum(_SIGNED_AMOUNT), Value(0))
+    )
+    return int(result["balance"])
+
+
+def unbalanced_transaction_list() -> QuerySet[Transaction]:
+    """Transactions whose entries do not sum to zero: always empty unless the books were tampered
+    with outside `ledger.services.post` on a database without the zero-sum trigger (the auditor's
+    full-ledger scan, RELIABILITY-PERFORMANCE.md P6)."""
+    return (
+        Transaction.objects.annotate(total=Coalesce(Sum(_delta_expression()), Value(0)))
+        .exclude(total=0)
+        .order_by("pk")
+    )
+
+
+def _delta_expression() -> Case:
+    return Case(
+        When(entries__side=Side.CREDIT, then=F("entries__amount")),
+        default=-F("entries__amount"),
+    )

@@ -1,0 +1,297 @@
+"""The only writers of the books.
+
+`post` books a balanced transaction; `reverse` cancels one by posting its mirror. Both are
+`@transaction.atomic` without `durable=True` because the table's `record` service calls them
+inside its own durable transaction (ARCHITECTURE.md, "Storing a coup").
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+from django.db import IntegrityError, transaction
+from django.utils import timezone
+
+from casino.errors import DomainError, ErrorCode
+from casino.models import GamingSession, Player
+from ledger.models import ACCOUNT_KEY_FIELDS, Account, AccountKind, Entry, Side, Transaction
+from tables.models import Table, TableSession
+
+if TYPE_CHECKING:
+    from django.contrib.auth.models import User
+
+
+class LedgerError(DomainError):
+    code = ErrorCode.LEDGER_UNBALANCED
+    http_status = 422
+
+
+class UnbalancedTransactionError(LedgerError):
+    code = ErrorCode.LEDGER_UNBALANCED
+
+
+class IdempotencyConflictError(LedgerError):
+    code = ErrorCode.LEDGER_IDEMPOTENCY_CONFLICT
+    http_status = 409
+
+
+class AlreadyReversedError(LedgerError):
+    code = ErrorCode.LEDGER_ALREADY_REVERSED
+    http_status = 409
+
+
+@dataclass(frozen=True, slots=True)
+class Leg:
+    """One line of a transaction to post: `amount_chips` > 0 on `side` of `account`."""
+
+    account: Account
+    side: Side
+    amount_chips: int
+    reason: str = ""
+
+    @classmethod
+    def debit(cls, account: Account, amount_chips: int, reason: str = "") -> Leg:
+        """Chips leave `account`."""
+        return cls(account, Side.DEBIT, amount_chips, reason)
+
+    @classmethod
+    def credit(cls, account: Account, amount_chips: int, reason: str = "") -> Leg:
+        """Chips arrive in `account`."""
+        return cls(account, Side.CREDIT, amount_chips, reason)
+
+
+def legs_check(legs: Sequence[Leg]) -> None:
+    """Refuse a set of legs that is not a valid transaction (the Python half of invariant 1).
+
+    At least one debit and one credit, every amount a positive integer, and the debits' total
+    equal to the credits' total (COM-5.5, INV-1).
+    """
+    if not legs:
+        raise LedgerError("A transaction needs entries.", code=ErrorCode.LEDGER_EMPTY)
+    for leg in legs:
+        amount = leg.amount_chips
+        if not isinstance(amount, int) or isinstance(amount, bool) or amount <= 0:
+            raise LedgerError(
+                f"Every amount must be a positive whole number of chips, not {amount!r}.",
+                code=ErrorCode.LEDGER_BAD_AMOUNT,
+                amount=repr(amount),
+            )
+        if leg.side not in Side.values:
+            raise LedgerError(f"Unknown side {leg.side!r}.", code=ErrorCode.LEDGER_BAD_AMOUNT)
+        if leg.account.pk is None:
+            raise LedgerError(
+                "Entries must be posted to saved accounts.", code=ErrorCode.LEDGER_BAD_ACCOUNT
+            )
+    debits = sum(leg.amount_chips for leg in legs if leg.side == Side.DEBIT)
+    credits = sum(leg.amount_chips for leg in legs if leg.side == Side.CREDIT)
+    if debits != credits or debits == 0:
+        raise UnbalancedTransactionError(
+            f"Debits ({debits}) and credits ({credits}) must be equal and not zero.",
+            debits=debits,
+            credits=credits,
+        )
+
+
+def _legs_signature(legs: Sequence[tuple[int, str, int]]) -> Counter[tuple[int, str, int]]:
+    return Counter(legs)
+
+
+def _same_posting(existing: Transaction, legs: Sequence[Leg], reverses: Transaction | None) -> bool:
+    stored = [(entry.account_id, entry.side, entry.amount) for entry in existing.entries.all()]
+    wanted = [(leg.account.pk, str(leg.side), leg.amount_chips) for leg in legs]
+    reverses_pk = reverses.pk if reverses is not None else None
+    return (
+        _legs_signature(stored) == _legs_signature(wanted) and existing.reverses_id == reverses_pk
+    )
+
+
+@transaction.atomic
+def post(
+    *,
+    legs: Sequence[Leg],
+    idempotency_key: str,
+    posted_by: User,
+    memo: str = "",
+    gaming_session: GamingSession | None = None,
+    table_session: TableSession | None = None,
+    reverses: Transaction | None = None,
+) -> Transaction:
+    """Book a balanced transaction and return it.
+
+    Posting again with an `idempotency_key` already used returns the first transaction when it
+    holds the same entries (a retried request, a redelivered task) and raises
+    `IdempotencyConflictError` otherwise. The database re-checks the zero sum at COMMIT on
+    PostgreSQL (trigger `ledger_entry_zero_sum`).
+    """
+    if not idempotency_key:
+        raise LedgerError("An idempotency key is required.", code=ErrorCode.LEDGER_EMPTY)
+    legs_check(legs)
+
+    existing = Transaction.objects.filter(idempotency_key=idempotency_key).first()
+    if existing is not None:
+        return _replayed(existing, legs, reverses, idempotency_key)
+    if reverses is not None:
+        _reversible_check(reverses)
+
+    try:
+        # A savepoint, so that losing a race on the idempotency key leaves the outer
+        # transaction usable and the winner's row can be read.
+        with transaction.atomic():
+            posted = Transaction.objects.create(
+                idempotency_key=idempotency_key,
+                posted_at=timezone.now(),
+                posted_by=posted_by,
+                memo=memo,
+                gaming_session=gaming_session,
+                table_session=table_session,
+                reverses=reverses,
+            )
+            Entry.objects.bulk_create(
+                Entry(
+                    transaction=posted,
+                    account=leg.account,
+                    side=leg.side,
+                    amount=leg.amount_chips,
+                    reason=leg.reason,
+                )
+                for leg in legs
+            )
+    except IntegrityError:
+        existing = Transaction.objects.filter(idempotency_key=idempotency_key).first()
+        if existing is None:
+            raise
+        return _replayed(existing, legs, reverses, idempotency_key)
+    return posted
+
+
+def _replayed(
+    existing: Transaction,
+    legs: Sequence[Leg],
+    reverses: Transaction | None,
+    idempotency_key: str,
+) -> Transaction:
+    if not _same_posting(existing, legs, reverses):
+        raise IdempotencyConflictError(
+            f"The idempotency key {idempotency_key!r} was used for different entries.",
+            idempotency_key=idempotency_key,
+        )
+    return existing
+
+
+def _reversible_check(original: Transaction) -> None:
+    if original.reverses_id is not None:
+        raise AlreadyReversedError(
+            "A reversal cannot itself be reversed; post a new transaction instead.",
+            code=ErrorCode.LEDGER_ALREADY_REVERSED,
+        )
+    if Transaction.objects.filter(reverses=original).exists():
+        raise AlreadyReversedError("This transaction has already been reversed.")
+
+
+@transaction.atomic
+def reverse(
+    *,
+    original: Transaction,
+    posted_by: User,
+    memo: str = "",
+    idempotency_key: str | None = None,
+) -> Transaction:
+    """Cancel `original` by posting its mirror (every debit becomes a credit), linked to it.
+
+    The original rows stay untouched (append-only); both are visible to the auditor.
+    """
+    legs = [
+        Leg(
+            account=entry.account,
+            side=Side.CREDIT if entry.side == Side.DEBIT else Side.DEBIT,
+            amount_chips=entry.amount,
+            reason=entry.reason,
+        )
+        for entry in Entry.objects.filter(transaction=original).select_related("account")
+    ]
+    return post(
+        legs=legs,
+        idempotency_key=idempotency_key or f"reversal:{original.public_id}",
+        posted_by=posted_by,
+        memo=memo or f"Reversal of {original.memo or original.idempotency_key}",
+        gaming_session=original.gaming_session,
+        table_session=original.table_session,
+        reverses=original,
+    )
+
+
+def account_get_or_create(
+    *,
+    kind: AccountKind,
+    player: Player | None = None,
+    gaming_session: GamingSession | None = None,
+    table: Table | None = None,
+    table_session: TableSession | None = None,
+    coup_number: int | None = None,
+) -> Account:
+    """The account of `kind` identified by the given fields, created on first use.
+
+    Exactly the fields listed for the kind in `ACCOUNT_KEY_FIELDS` must be given.
+    """
+    given = {
+        "player": player,
+        "gaming_session": gaming_session,
+        "table": table,
+        "table_session": table_session,
+        "coup_number": coup_number,
+    }
+    keys = ACCOUNT_KEY_FIELDS[kind]
+    missing = [name for name in keys if given[name] is None]
+    extra = [name for name, value in given.items() if value is not None and name not in keys]
+    if missing or extra:
+        raise LedgerError(
+            f"A {kind} account is identified by {', '.join(keys)}"
+            f" (missing: {', '.join(missing) or 'none'};"
+            f" unexpected: {', '.join(extra) or 'none'}).",
+            code=ErrorCode.LEDGER_BAD_ACCOUNT,
+        )
+    lookup: dict[str, Any] = {name: given[name] for name in keys}
+    try:
+        with transaction.atomic():
+            account, _created = Account.objects.get_or_create(kind=kind, **lookup)
+    except IntegrityError:
+        # Another writer created it between our SELECT and INSERT.
+        account = Account.objects.get(kind=kind, **lookup)
+    return account
+
+
+def player_position_account(*, player: Player, gaming_session: GamingSession) -> Account:
+    return account_get_or_create(
+        kind=AccountKind.PLAYER_POSITION, player=player, gaming_session=gaming_session
+    )
+
+
+def bank_in_play_account(*, table_session: TableSession) -> Account:
+    return account_get_or_create(kind=AccountKind.BANK_IN_PLAY, table_session=table_session)
+
+
+def coup_stakes_account(*, table_session: TableSession, coup_number: int) -> Account:
+    return account_get_or_create(
+        kind=AccountKind.COUP_STAKES, table_session=table_session, coup_number=coup_number
+    )
+
+
+def cagnotte_account(*, table: Table, gaming_session: GamingSession) -> Account:
+    return account_get_or_create(
+        kind=AccountKind.CAGNOTTE, table=table, gaming_session=gaming_session
+    )
+
+
+def reliquat_account(*, banker: Player, table_session: TableSession) -> Account:
+    return account_get_or_create(
+        kind=AccountKind.RELIQUAT, player=banker, table_session=table_session
+    )
+
+
+def reserve_fund_account(*, table: Table, gaming_session: GamingSession) -> Account:
+    return account_get_or_create(
+        kind=AccountKind.RESERVE_FUND, table=table, gaming_session=gaming_session
+    )

@@ -1,0 +1,88 @@
+"""The zero-sum constraint trigger (PostgreSQL): checked at COMMIT, so these tests commit."""
+
+from __future__ import annotations
+
+import uuid
+
+import pytest
+from django.contrib.auth.models import User
+from django.db import IntegrityError, connection, transaction
+from django.utils import timezone
+
+from ledger.models import Account, Entry, Transaction
+from ledger.services import cagnotte_account, player_position_account
+from tests.factories import GamingSessionFactory, PlayerFactory, TableFactory, UserFactory
+
+pytestmark = [
+    pytest.mark.postgres,
+    pytest.mark.django_db(transaction=True, serialized_rollback=True),
+]
+
+
+def _raw_transaction(poster: User, legs: list[tuple[Account, str, int]]) -> None:
+    """Insert a transaction and its entries with raw SQL, bypassing ledger.services.post."""
+    with connection.cursor() as cursor:
+        cursor.execute(
+            "INSERT INTO ledger_transaction"
+            " (public_id, idempotency_key, posted_at, posted_by_id, memo)"
+            " VALUES (%s, %s, %s, %s, '') RETURNING id",
+            [uuid.uuid4(), f"raw-{uuid.uuid4()}", timezone.now(), poster.pk],
+        )
+        row = cursor.fetchone()
+        assert row is not None
+        for account, side, amount in legs:
+            cursor.execute(
+                "INSERT INTO ledger_entry (transaction_id, account_id, side, amount, reason)"
+                " VALUES (%s, %s, %s, %s, '')",
+                [row[0], account.pk, side, amount],
+            )
+
+
+@pytest.fixture
+def accounts() -> tuple[User, Account, Account]:
+    poster = UserFactory.create()
+    gaming_session = GamingSessionFactory.create(opened_by=poster)
+    return (
+        poster,
+        player_position_account(player=PlayerFactory.create(), gaming_session=gaming_session),
+        cagnotte_account(table=TableFactory.create(), gaming_session=gaming_session),
+    )
+
+
+def test_an_unbalanced_transaction_is_refused_at_commit(
+    accounts: tuple[User, Account, Account],
+) -> None:
+    poster, player, cagnotte = accounts
+    seen_before_commit: list[int] = []
+
+    def unbalanced_then_commit() -> None:
+        with transaction.atomic():
+            _raw_transaction(poster, [(player, "debit", 100), (cagnotte, "credit", 90)])
+            # Inside the transaction the rows are there: the check is deferred to COMMIT.
+            seen_before_commit.append(Entry.objects.count())
+
+    with pytest.raises(IntegrityError, match="does not sum to zero"):
+        unbalanced_then_commit()
+
+    assert seen_before_commit == [2]
+
+    assert not Transaction.objects.exists()
+    assert not Entry.objects.exists()
+
+
+def test_a_balanced_transaction_commits(accounts: tuple[User, Account, Account]) -> None:
+    poster, player, cagnotte = accounts
+    with transaction.atomic():
+        _raw_transaction(poster, [(player, "debit", 100), (cagnotte, "credit", 100)])
+
+    assert Entry.objects.count() == 2
+
+
+def test_a_transaction_without_entries_is_refused_at_commit(
+    accounts: tuple[User, Account, Account],
+) -> None:
+    poster, _player, _cagnotte = accounts
+    with pytest.raises(IntegrityError, match="has no entries"), transaction.atomic():
+        _raw_transaction(poster, [])
+
+    assert not Transaction.objects.exists()

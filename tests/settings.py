@@ -1,0 +1,45 @@
+"""Test settings: the project's settings with fast, deterministic overrides.
+
+`DATABASE_URL` still chooses the database, so the same suite runs on SQLite (default) and on
+PostgreSQL (CI).
+"""
+
+from __future__ import annotations
+
+import os
+
+os.environ.setdefault(
+    "DJANGO_SECRET_KEY", "tests-only-secret-key-not-for-production-use-0123456789"
+)
+
+from casino.settings import *  # noqa: F403
+from casino.settings import DATABASES
+
+DEBUG = False
+PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+SECURE_SSL_REDIRECT = False
+SESSION_COOKIE_SECURE = False
+CSRF_COOKIE_SECURE = False
+SECURE_HSTS_SECONDS = 0
+STORAGES = {
+    "default": {"BACKEND": "django.core.files.storage.InMemoryStorage"},
+    "staticfiles": {"BACKEND": "django.contrib.staticfiles.storage.StaticFilesStorage"},
+}
+LANGUAGE_CODE = "en"
+# Static files are not collected for tests; autorefresh mode does not look for STATIC_ROOT.
+WHITENOISE_AUTOREFRESH = True
+
+CELERY_BROKER_URL = "memory://"
+CELERY_TASK_ALWAYS_EAGER = True
+CELERY_TASK_EAGER_PROPAGATES = True
+
+if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
+    # An in-memory test database; WAL does not apply to it.
+    DATABASES["default"]["TEST"] = {"NAME": ":memory:"}
+    DATABASES["default"]["OPTIONS"].pop("init_command", None)
+    DATABASES["default"]["OPTIONS"]["init_command"] = "PRAGMA foreign_keys=ON;"
+LOGGING = {
+    "version": 1,
+    "disable_existing_loggers": False,
+    "root": {"handlers": [], "level": "WARNING"},
+}

@@ -1,0 +1,133 @@
+from __future__ import annotations
+
+import pytest
+from django.core.exceptions import ValidationError
+from django.db import IntegrityError, transaction
+
+from casino.errors import InvalidStateError
+from casino.roles import Role
+from tables.models import AssignmentRole, ImmutableFieldError, Sabot, TableSession
+from tables.services import (
+    StaffRoleError,
+    sabot_open,
+    seat_leave,
+    seat_occupy,
+    staff_assign,
+    table_session_close,
+    table_session_open,
+)
+from tests.factories import (
+    GamingSessionFactory,
+    PlayerFactory,
+    TableFactory,
+    TableSessionFactory,
+    UserFactory,
+)
+
+pytestmark = pytest.mark.django_db
+
+
+def test_a_tables_number_never_changes() -> None:
+    table = TableFactory.create(number=4)
+    table.number = 5
+    with pytest.raises(ImmutableFieldError):
+        table.save()
+
+
+def test_two_tables_in_service_cannot_share_a_number() -> None:
+    TableFactory.create(number=4)
+    with pytest.raises(IntegrityError), transaction.atomic():
+        TableFactory.create(number=4)
+    TableFactory.create(number=4, is_active=False)  # a retired table keeps its number
+
+
+def test_a_table_is_open_once_at_a_time() -> None:
+    table_session = TableSessionFactory.create()
+    with pytest.raises(IntegrityError), transaction.atomic():
+        TableSessionFactory.create(table=table_session.table)
+
+
+def test_opening_a_table_freezes_its_settings() -> None:
+    gaming_session = GamingSessionFactory.create()
+    table = TableFactory.create()
+    opened = table_session_open(
+        table=table, gaming_session=gaming_session, opened_by=gaming_session.opened_by
+    )
+    # Frozen with the engine's defaults filled in (docs/rules/ §1).
+    assert opened.settings["decks"] == 6
+    assert opened.settings["cagnotte_rate_bp"] == 500
+    assert (opened.game, opened.seat_count) == (table.game, table.seat_count)
+    with pytest.raises(InvalidStateError):
+        table_session_open(
+            table=table, gaming_session=gaming_session, opened_by=gaming_session.opened_by
+        )
+
+
+def test_seats_exist_and_are_taken_once() -> None:
+    table_session = TableSessionFactory.create(seat_count=4)
+    seat_occupy(table_session=table_session, player=PlayerFactory.create(), seat_number=1)
+
+    with pytest.raises(ValidationError):
+        seat_occupy(table_session=table_session, player=PlayerFactory.create(), seat_number=1)
+    with pytest.raises(ValidationError) as caught:
+        seat_occupy(table_session=table_session, player=PlayerFactory.create(), seat_number=5)
+    assert "1–4" in caught.value.message_dict["seat_number"][0]
+
+
+def test_a_player_who_left_frees_the_seat() -> None:
+    table_session = TableSessionFactory.create()
+    occupancy = seat_occupy(
+        table_session=table_session, player=PlayerFactory.create(), seat_number=2
+    )
+    seat_leave(occupancy=occupancy)
+    seat_occupy(table_session=table_session, player=PlayerFactory.create(), seat_number=2)
+
+
+def test_only_croupiers_are_assigned_as_croupiers_one_at_a_time() -> None:
+    table_session = TableSessionFactory.create()
+    manager = UserFactory.create(roles=[Role.MANAGER])
+    croupier = UserFactory.create(roles=[Role.CROUPIER])
+    other = UserFactory.create(roles=[Role.CROUPIER])
+
+    with pytest.raises(StaffRoleError):
+        staff_assign(
+            table_session=table_session,
+            staff=manager,
+            role=AssignmentRole.CROUPIER,
+            assigned_by=manager,
+        )
+    staff_assign(
+        table_session=table_session,
+        staff=croupier,
+        role=AssignmentRole.CROUPIER,
+        assigned_by=manager,
+    )
+    with pytest.raises(ValidationError):
+        staff_assign(
+            table_session=table_session,
+            staff=other,
+            role=AssignmentRole.CROUPIER,
+            assigned_by=manager,
+        )
+
+
+def test_sabots_are_numbered_and_one_is_in_play() -> None:
+    table_session = TableSessionFactory.create()
+    first = sabot_open(table_session=table_session, opened_by=table_session.opened_by)
+    second = sabot_open(table_session=table_session, opened_by=table_session.opened_by)
+
+    assert (first.number, second.number) == (1, 2)
+    assert Sabot.objects.filter(table_session=table_session, closed_at__isnull=True).get() == second
+
+
+def test_closing_a_table_releases_seats_staff_and_sabot() -> None:
+    table_session = TableSessionFactory.create()
+    seat_occupy(table_session=table_session, player=PlayerFactory.create(), seat_number=1)
+    sabot_open(table_session=table_session, opened_by=table_session.opened_by)
+
+    closed = table_session_close(table_session=table_session, closed_by=table_session.opened_by)
+
+    assert closed.closed_at is not None
+    assert not closed.seat_occupancies.filter(left_at__isnull=True).exists()
+    assert not closed.sabots.filter(closed_at__isnull=True).exists()
+    assert not TableSession.objects.filter(closed_at__isnull=True).exists()
