@@ -1,0 +1,136 @@
+"""Recorded actions and their shapes (COM-10.2 step 1, SCENARIOS.md)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from types import MappingProxyType
+from typing import Any
+
+from tables.engine.errors import RuleError, bad_action
+from tables.engine.table import Actor
+
+
+@dataclass(frozen=True)
+class Action:
+    """What the croupier records: a type, an actor and the parameters of the game file."""
+
+    type: str
+    actor: Actor | None
+    params: Mapping[str, Any] = field(default_factory=lambda: MappingProxyType({}))
+
+    def __getitem__(self, name: str) -> Any:
+        return self.params[name]
+
+    def get(self, name: str, default: Any = None) -> Any:
+        return self.params.get(name, default)
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> Action:
+        """Build an action from its JSON form; ``expect_error`` is not a parameter."""
+        params = {k: v for k, v in data.items() if k not in ("type", "actor", "expect_error")}
+        return cls(str(data.get("type")), data.get("actor"), MappingProxyType(params))
+
+    def as_dict(self) -> dict[str, Any]:
+        return {"type": self.type, "actor": self.actor, **self.params}
+
+
+@dataclass(frozen=True)
+class Param:
+    """One parameter kind: a type test and how the error message names it."""
+
+    describe: str
+    accepts: Callable[[Any], bool]
+
+
+def _is_int(value: Any) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+INT = Param("an integer", _is_int)
+SEAT = Param("a seat number", _is_int)
+AMOUNT = Param("an amount in chips", _is_int)
+RANK = Param("a rank code", lambda v: isinstance(v, str))
+BOOL = Param("true or false", lambda v: isinstance(v, bool))
+TEXT = Param("a text", lambda v: isinstance(v, str))
+PLAYER = Param("a player id", lambda v: isinstance(v, str) and v != "")
+SEAT_OR_PLAYER = Param("a seat number or a player id", lambda v: _is_int(v) or isinstance(v, str))
+RANKS = Param(
+    "a list of rank codes",
+    lambda v: isinstance(v, list) and all(isinstance(item, str) for item in v),
+)
+
+
+@dataclass(frozen=True)
+class ActionSpec:
+    """The shape of an action type: its required and optional parameters.
+
+    ``one_of`` lists alternative parameter groups, exactly one of which must be given (``leave``
+    takes ``seat`` or ``player``).
+    """
+
+    type: str
+    required: Mapping[str, Param] = field(default_factory=dict)
+    optional: Mapping[str, Param] = field(default_factory=dict)
+    one_of: tuple[Mapping[str, Param], ...] = ()
+
+    def describe(self) -> str:
+        parts = ["an actor"]
+        parts += [f"{name} ({param.describe})" for name, param in self.required.items()]
+        if self.one_of:
+            groups = [
+                " and ".join(f"{n} ({p.describe})" for n, p in group.items())
+                for group in self.one_of
+            ]
+            parts.append(" or ".join(groups))
+        parts += [f"optionally {n} ({p.describe})" for n, p in self.optional.items()]
+        return ", ".join(parts)
+
+    def check(self, action: Action) -> None:
+        """``E_BAD_ACTION`` unless every parameter is present with the right type and no other."""
+        if action.actor is None or isinstance(action.actor, bool):
+            raise bad_action(self.type, self.describe())
+        if not isinstance(action.actor, int | str):
+            raise bad_action(self.type, self.describe())
+        given = set(action.params)
+        allowed = dict(self.required) | dict(self.optional)
+        if self.one_of:
+            matching = [group for group in self.one_of if set(group) <= given]
+            if len(matching) != 1:
+                raise bad_action(self.type, self.describe())
+            allowed |= dict(matching[0])
+        if not set(self.required) <= given or not given <= set(allowed):
+            raise bad_action(self.type, self.describe())
+        for name, value in action.params.items():
+            if not allowed[name].accepts(value):
+                raise bad_action(self.type, self.describe())
+
+
+def spec(
+    type_: str,
+    *,
+    optional: Mapping[str, Param] | None = None,
+    one_of: tuple[Mapping[str, Param], ...] = (),
+    **required: Param,
+) -> ActionSpec:
+    """Shorthand: ``spec("announce_bank", amount=AMOUNT)``."""
+    return ActionSpec(type_, required, optional or {}, one_of)
+
+
+# COM-3.8 the session actions, accepted by every game (``set_first_banker`` not in CF).
+SESSION_ACTIONS: Mapping[str, ActionSpec] = {
+    "sit": spec("sit", player=PLAYER, seat=SEAT),
+    "leave": spec("leave", one_of=({"seat": SEAT}, {"player": PLAYER})),
+    "add_standing": spec("add_standing", player=PLAYER),
+    "set_first_banker": spec("set_first_banker", seat=SEAT),
+    "end_session": spec("end_session"),
+}
+
+
+def shape_check(specs: Mapping[str, ActionSpec], action: Action, game_title: str) -> ActionSpec:
+    """COM-10.2 step 1: the type exists in this game, and the action is well formed."""
+    found = specs.get(action.type)
+    if found is None:
+        raise RuleError("E_UNKNOWN_ACTION", f"'{action.type}' does not exist in {game_title}.")
+    found.check(action)
+    return found

@@ -1,0 +1,74 @@
+"""Money: integer chips, the cagnotte levy and fair splits (COM-5, COM-6, COM-8.2).
+
+No floating point anywhere: rates are integer basis points (1 bp = 0.01 %).
+"""
+
+from __future__ import annotations
+
+from typing import Literal, NewType
+
+from tables.engine.errors import bad_amount
+
+Chips = NewType("Chips", int)
+
+Rounding = Literal["down", "nearest"]
+
+
+def is_whole_chips(amount: object, chip_unit: int) -> bool:
+    """True when ``amount`` is a positive integer multiple of ``chip_unit`` (COM-5.1)."""
+    return (
+        isinstance(amount, int)
+        and not isinstance(amount, bool)
+        and amount > 0
+        and amount % chip_unit == 0
+    )
+
+
+def amount_check(amount: object, chip_unit: int, *, allow_zero: bool = False) -> int:
+    """Return ``amount`` if it is a positive multiple of ``chip_unit``, else ``E_BAD_AMOUNT``.
+
+    ``allow_zero`` is for the few places a game file allows 0 (CF-6.1 reliquat).
+    """
+    if allow_zero and amount == 0 and not isinstance(amount, bool):
+        return 0
+    if not is_whole_chips(amount, chip_unit):
+        raise bad_amount(amount, chip_unit)
+    assert isinstance(amount, int)
+    return amount
+
+
+def round_down(amount: int, chip_unit: int) -> int:
+    """The largest multiple of ``chip_unit`` not above ``amount`` (COM-5.1 computed amounts)."""
+    return (amount // chip_unit) * chip_unit
+
+
+def cagnotte_levy(gross_chips: int, *, rate_bp: int, step: int, rounding: Rounding = "down") -> int:
+    """The levy on the banker's gross win from pontes, COM-6.3.
+
+    - ``down``: ``floor(G·rate / (10000·step))·step``;
+    - ``nearest``: the multiple of ``step`` nearest to the exact levy, an exact half rounded up;
+    and never more than ``G`` itself.
+    """
+    if gross_chips <= 0 or rate_bp <= 0:
+        return 0
+    if rounding == "down":
+        levy = (gross_chips * rate_bp) // (10000 * step) * step
+    else:
+        levy = (2 * gross_chips * rate_bp + 10000 * step) // (20000 * step) * step
+    if levy > gross_chips:
+        levy = (gross_chips // step) * step
+    return levy
+
+
+def split_largest_remainder(total: int, members: int, chip_unit: int) -> tuple[int, ...]:
+    """Divide ``total`` among ``members`` in whole chips (COM-8.2).
+
+    Each share is ``floor(total / (members·chip_unit))·chip_unit``; the chip units left over go
+    one each to the members in the order given (seat order, lowest seat first). What cannot be
+    divided in whole chips (less than one chip unit) stays undivided and is not returned.
+    """
+    if members <= 0:
+        return ()
+    base = (total // (members * chip_unit)) * chip_unit
+    left_units = (total - base * members) // chip_unit
+    return tuple(base + (chip_unit if index < left_units else 0) for index in range(members))

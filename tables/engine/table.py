@@ -1,0 +1,164 @@
+"""Seats, standing players, actors and rotation (COM-3)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Literal
+
+from tables.engine.errors import (
+    RuleError,
+    no_such_seat,
+    not_present,
+    player_present,
+    seat_taken,
+)
+from tables.engine.settlement import CROUPIER
+
+# An actor as recorded: a seat number, a standing player's or carabin's id, or "croupier"
+# (COM-10.2); a seated player may also be named by his id, which means his seat.
+Actor = int | str
+
+
+@dataclass(frozen=True)
+class Who:
+    """An actor resolved against the table."""
+
+    kind: Literal["seat", "standing", "croupier"]
+    seat: int | None = None
+    player: str | None = None
+
+    @property
+    def label(self) -> str:
+        """How messages name this actor: the player id, or "the croupier"."""
+        if self.kind == "croupier":
+            return "the croupier"
+        assert self.player is not None
+        return self.player
+
+
+@dataclass(frozen=True)
+class Seating:
+    """Who sits where and who stands, immutable (COM-3.1, COM-3.5).
+
+    ``seats`` holds ``(seat, player)`` pairs in increasing seat order; ``standing`` holds the
+    standing players and carabins in the order the croupier recorded them.
+    """
+
+    seat_count: int
+    seats: tuple[tuple[int, str], ...] = ()
+    standing: tuple[str, ...] = ()
+
+    # -- reading -----------------------------------------------------------------------------
+
+    def player_at(self, seat: int) -> str | None:
+        for number, player in self.seats:
+            if number == seat:
+                return player
+        return None
+
+    def seat_of(self, player: str) -> int | None:
+        for number, occupant in self.seats:
+            if occupant == player:
+                return number
+        return None
+
+    @property
+    def occupied(self) -> tuple[int, ...]:
+        return tuple(number for number, _ in self.seats)
+
+    @property
+    def seated_count(self) -> int:
+        return len(self.seats)
+
+    def is_present(self, player: str) -> bool:
+        return self.seat_of(player) is not None or player in self.standing
+
+    def seat_exists(self, seat: int) -> bool:
+        return 1 <= seat <= self.seat_count
+
+    # -- actors ------------------------------------------------------------------------------
+
+    def resolve(self, actor: Actor) -> Who:
+        """Resolve a recorded actor (COM-10.2 step 3: ``E_NO_SUCH_SEAT``, ``E_NOT_PRESENT``)."""
+        if actor == CROUPIER:
+            return Who("croupier")
+        if isinstance(actor, int) and not isinstance(actor, bool):
+            if not self.seat_exists(actor):
+                raise no_such_seat(actor, self.seat_count)
+            occupant = self.player_at(actor)
+            if occupant is None:
+                raise not_present(f"Seat {actor}")
+            return Who("seat", actor, occupant)
+        if isinstance(actor, str):
+            seat = self.seat_of(actor)
+            if seat is not None:
+                return Who("seat", seat, actor)
+            if actor in self.standing:
+                return Who("standing", None, actor)
+            raise not_present(actor)
+        raise RuleError(
+            "E_BAD_ACTION", f"'{actor}' is not an actor; use a seat, an id or croupier."
+        )
+
+    def seat_param(self, seat: object) -> int:
+        """A parameter naming an occupied seat (``E_NO_SUCH_SEAT``, ``E_NOT_PRESENT``)."""
+        assert isinstance(seat, int)
+        if not self.seat_exists(seat):
+            raise no_such_seat(seat, self.seat_count)
+        if self.player_at(seat) is None:
+            raise not_present(f"Seat {seat}")
+        return seat
+
+    # -- rotation (COM-3.2, COM-3.3) ---------------------------------------------------------
+
+    def next_seat(self, seat: int, eligible: Callable[[int], bool] | None = None) -> int | None:
+        """The first occupied (and eligible) seat after ``seat``, wrapping; never ``seat``."""
+        order = self.rotation_from(seat, eligible)
+        return order[0] if order else None
+
+    def rotation_from(
+        self, seat: int, eligible: Callable[[int], bool] | None = None
+    ) -> tuple[int, ...]:
+        """Rotation order from ``seat``: next(X), next(next(X)), …, stopping before X."""
+        after = [s for s in self.occupied if s > seat]
+        before = [s for s in self.occupied if s < seat]
+        return tuple(s for s in after + before if eligible is None or eligible(s))
+
+    # -- session actions (COM-3.8) -----------------------------------------------------------
+
+    def sit(self, player: str, seat: int) -> Seating:
+        if not self.seat_exists(seat):
+            raise no_such_seat(seat, self.seat_count)
+        occupant = self.player_at(seat)
+        if occupant is not None:
+            raise seat_taken(seat, occupant)
+        if self.is_present(player):
+            raise player_present(player)
+        seats = tuple(sorted((*self.seats, (seat, player))))
+        return Seating(self.seat_count, seats, self.standing)
+
+    def leaving(self, *, seat: int | None = None, player: str | None = None) -> Who:
+        """The person ``leave(seat)`` or ``leave(player)`` names (E_NO_SUCH_SEAT, E_NOT_PRESENT)."""
+        if seat is not None:
+            self.seat_param(seat)
+            return Who("seat", seat, self.player_at(seat))
+        assert player is not None
+        found = self.seat_of(player)
+        if found is not None:
+            return Who("seat", found, player)
+        if player in self.standing:
+            return Who("standing", None, player)
+        raise not_present(player)
+
+    def without(self, who: Who) -> Seating:
+        if who.kind == "seat":
+            seats = tuple(pair for pair in self.seats if pair[0] != who.seat)
+            return Seating(self.seat_count, seats, self.standing)
+        standing = tuple(p for p in self.standing if p != who.player)
+        return Seating(self.seat_count, self.seats, standing)
+
+    def add_standing(self, player: str) -> Seating:
+        if self.is_present(player):
+            raise player_present(player)
+        return Seating(self.seat_count, self.seats, (*self.standing, player))
