@@ -1,0 +1,256 @@
+"""Lansquenet moderne: states, settings and the immutable session state (LM-1, LM-4, LM-6).
+
+The handlers that move from one state to the next are in ``lansquenet_moderne``.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+from typing import Any
+
+from tables.engine.cards import Pack
+from tables.engine.money import Rounding
+from tables.engine.settings import (
+    CHIP_UNIT,
+    Setting,
+    Settings,
+    bool_setting,
+    cagnotte_settings,
+    chips_setting,
+    choice_setting,
+    int_setting,
+)
+from tables.engine.settlement import CoupRecord, Transfer
+from tables.engine.table import Seating
+
+# -- states (LM-4.0) ---------------------------------------------------------------------------
+
+BANK_PENDING = "bank_pending"
+SPEAKING = "speaking"
+STANDING_COMPLETION = "standing_completion"
+SHORTFALL = "shortfall"
+BANKER_CARD = "banker_card"
+PONTES_CARD = "pontes_card"
+MIDDLE_CARDS = "middle_cards"
+ABANDONMENT_PENDING = "abandonment_pending"
+BANK_DECISION = "bank_decision"
+BANK_OFFER = "bank_offer"
+SUCCESSOR_OFFER = "successor_offer"
+SESSION_ENDED = "session_ended"
+
+CARD_PHASES = (BANKER_CARD, PONTES_CARD, MIDDLE_CARDS)
+# COM-10.2 step 2: a stake arriving once the bank is covered and before settlement.
+COVERED_PHASES = (*CARD_PHASES, ABANDONMENT_PENDING)
+
+# -- holding (LM-4 carry-over, LM-6) -----------------------------------------------------------
+
+ROTATION = "rotation"
+PURCHASE = "purchase"
+REFAIT_PURCHASE = "refait_purchase"
+
+# -- outcomes (LM-4.6, LM-4.7, LM-4.5) ---------------------------------------------------------
+
+DOUBLET = "doublet"
+BANKER_CARD_OUT = "banker_card_out"
+PONTES_CARD_OUT = "pontes_card_out"
+ABANDONED = "abandoned"
+WITHDRAWN = "withdrawn"
+
+
+# -- settings (§1) -----------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Config:
+    """The validated table settings of §1, typed."""
+
+    decks: int = 2
+    min_players: int = 2
+    max_players: int = 12
+    chip_unit: int = 1
+    min_bank: int = 1
+    max_bank: int | None = None
+    min_stake: int = 1
+    banco_mode: str = "whole"
+    standing_completion: bool = True
+    abandonment_offers: bool = True
+    max_consecutive_purchases: int = 3
+    cagnotte_rate_bp: int = 500
+    cagnotte_step: int = 1
+    cagnotte_rounding: Rounding = "down"
+
+
+def _min_stake_setting() -> Setting:
+    """``min_stake``: a multiple of ``chip_unit`` from ``chip_unit`` to ``min_bank`` (LM-I14)."""
+
+    def check(value: Any, earlier: Settings) -> bool:
+        unit: int = earlier["chip_unit"]
+        return (
+            isinstance(value, int)
+            and not isinstance(value, bool)
+            and unit <= value <= earlier["min_bank"]
+            and value % unit == 0
+        )
+
+    def allowed(earlier: Settings) -> str:
+        return (
+            f"multiples of the chip unit {earlier['chip_unit']} "
+            f"from {earlier['chip_unit']} to min_bank={earlier['min_bank']}"
+        )
+
+    return Setting("min_stake", lambda earlier: earlier["chip_unit"], check, allowed)
+
+
+def settings_table(seat_count: int) -> tuple[Setting, ...]:
+    """§1, in the order of the table (later rows read earlier ones)."""
+    return (
+        int_setting("decks", 2, 1, 6),
+        int_setting("min_players", 2, 2, 2),
+        # COM-10.2.1: max_players is at most seat_count.
+        int_setting("max_players", seat_count, 2, seat_count),
+        CHIP_UNIT,
+        chips_setting("min_bank"),
+        chips_setting("max_bank", None, nullable=True, at_least="min_bank"),
+        _min_stake_setting(),
+        choice_setting("banco_mode", "whole", ("whole", "remainder")),
+        bool_setting("standing_completion", True),
+        bool_setting("abandonment_offers", True),
+        int_setting("max_consecutive_purchases", 3, 3, 3),
+        *cagnotte_settings(),
+    )
+
+
+# -- state -------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class FixedBank:
+    """``bank_rule = fixed(E)`` (LM-6.2, LM-6.3, LM-6.4.4); ``why`` words the error message."""
+
+    amount: int
+    why: str
+
+
+@dataclass(frozen=True)
+class Coup:
+    """The coup in play, from ``announce_bank`` to its settlement."""
+
+    bank: int  # E (LM-4.1.1), reduced by reduce_bank (LM-I5)
+    speakers: tuple[int, ...]  # LM-2.3 speaking order, fixed for the coup
+    round: int = 1
+    turn: int = 0  # index in ``speakers`` of the expected speaker
+    stakes: tuple[tuple[str, int], ...] = ()  # (player, stake) in the order of first stake
+    banker_card: str | None = None
+    pontes_card: str | None = None
+    middle: tuple[str, ...] = ()
+    fraction_bp: int = 0  # the pending abandonment offer (LM-4.7)
+    accepted: tuple[str, ...] = ()  # pontes who accepted the pending offer
+
+    @property
+    def staked(self) -> int:
+        """``T`` (LM-4.1.1)."""
+        return sum(amount for _, amount in self.stakes)
+
+    @property
+    def uncovered(self) -> int:
+        """``R = E − T`` (LM-4.1.1)."""
+        return self.bank - self.staked
+
+    @property
+    def on_table(self) -> tuple[str, ...]:
+        """Every card turned in this coup (LM-3.4)."""
+        first = tuple(c for c in (self.banker_card, self.pontes_card) if c is not None)
+        return first + self.middle
+
+    def stake_of(self, player: str) -> int:
+        return dict(self.stakes).get(player, 0)
+
+    def with_stake(self, player: str, amount: int) -> Coup:
+        """Add ``amount`` to ``player``'s stake, keeping the order of first stakes."""
+        if any(p == player for p, _ in self.stakes):
+            stakes = tuple((p, a + amount if p == player else a) for p, a in self.stakes)
+        else:
+            stakes = (*self.stakes, (player, amount))
+        return replace(self, stakes=stakes)
+
+
+@dataclass(frozen=True)
+class Decision:
+    """What the banker decides on after a winning coup (LM-6.2, LM-6.3)."""
+
+    bank: int  # E
+    levy: int  # c
+    doublet: bool
+
+    @property
+    def doubled(self) -> int:
+        """``2E − c`` (LM-I16)."""
+        return 2 * self.bank - self.levy
+
+
+@dataclass(frozen=True)
+class Offer:
+    """A bank offer: the purchase (LM-6.4) or the successor offer (LM-6.6)."""
+
+    offerees: tuple[int, ...]  # fixed when the offer starts (LM-6.4.2, LM-6.6.1)
+    index: int = 0
+    levels: tuple[tuple[int, str], ...] = ()  # purchase: (price, holding) per level (LM-6.4.3)
+    level: int = 0
+    must_pass: str | None = None  # the refait buyer whose coup this follows (LM-6.3.1)
+
+    @property
+    def current(self) -> int:
+        return self.offerees[self.index]
+
+
+@dataclass(frozen=True)
+class LMState:
+    """A session of lansquenet moderne at one table (immutable)."""
+
+    config: Config
+    seating: Seating
+    pack: Pack
+    phase: str = BANK_PENDING
+    banker_seat: int | None = None  # the banker, or the outgoing banker (LM-4.0.4)
+    holding: str = ROTATION
+    anchor: int | None = None
+    purchases_in_row: int = 0
+    bank_rule: FixedBank | None = None  # None = free
+    vacant: bool = False  # COM-9.7, LM-6.6.2
+    coup: Coup | None = None
+    decision: Decision | None = None
+    offer: Offer | None = None
+    coups: tuple[CoupRecord, ...] = ()
+    session_transfers: tuple[Transfer, ...] = ()
+
+    @property
+    def banker(self) -> str | None:
+        """LM-4.0.4: the banker, or the outgoing banker during a decision or an offer."""
+        if self.banker_seat is None:
+            return None
+        return self.seating.player_at(self.banker_seat)
+
+    def name(self, seat: int) -> str:
+        return self.seating.player_at(seat) or f"seat {seat}"
+
+    @property
+    def in_play(self) -> Coup:
+        """The coup in play (from announce_bank to its settlement)."""
+        assert self.coup is not None
+        return self.coup
+
+    @property
+    def current_offer(self) -> Offer:
+        assert self.offer is not None
+        return self.offer
+
+    @property
+    def current_decision(self) -> Decision:
+        assert self.decision is not None
+        return self.decision
+
+    @property
+    def banker_at(self) -> int:
+        """The banker's (or outgoing banker's) seat, where the rules need one."""
+        assert self.banker_seat is not None
+        return self.banker_seat
