@@ -14,6 +14,20 @@ class ErrorCode(StrEnum):
     PERMISSION_DENIED = "permission_denied"
     CONFLICT = "conflict"
     INVALID_STATE = "invalid_state"
+    NOT_FOUND = "not_found"
+    # Recording at a table
+    STALE_SEQUENCE = "stale_sequence"
+    IDEMPOTENCY_CONFLICT = "idempotency_conflict"
+    RULE_REFUSED = "rule_refused"
+    TABLE_CLOSED = "table_closed"
+    TABLE_INTERRUPTED = "table_interrupted"
+    COUP_IN_PROGRESS = "coup_in_progress"
+    NOTHING_TO_UNDO = "nothing_to_undo"
+    CANNOT_UNDO = "cannot_undo"
+    VOID_NOT_LAST = "void_not_last"
+    VOID_DECIDED = "void_decided"
+    SECOND_PERSON_REQUIRED = "second_person_required"
+    UNKNOWN_PLAYER = "unknown_player"
     # Ledger
     LEDGER_UNBALANCED = "ledger_unbalanced"
     LEDGER_EMPTY = "ledger_empty"
@@ -44,3 +58,15 @@ class DomainError(Exception):
 class InvalidStateError(DomainError):
     code = ErrorCode.INVALID_STATE
     http_status = 409
+
+
+class PermissionDeniedError(DomainError):
+    """The user may not do this here and now (role, assignment, table)."""
+
+    code = ErrorCode.PERMISSION_DENIED
+    http_status = 403
+
+
+class NotFoundError(DomainError):
+    code = ErrorCode.NOT_FOUND
+    http_status = 404

@@ -86,3 +86,51 @@ class GamingSession(models.Model):
     @property
     def is_open(self) -> bool:
         return self.closed_at is None
+
+
+class AuditEntry(models.Model):
+    """Who did what, when, from where, with the data: one row per change (STYLE.md rule 7).
+
+    Written by the services in the same database transaction as the change itself, so a change
+    without its audit row (or the reverse) cannot exist. Never updated or deleted.
+    """
+
+    public_id = models.UUIDField(default=uuid.uuid4, unique=True, editable=False)
+    at = models.DateTimeField(_("at"))
+    actor = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.PROTECT,
+        related_name="audit_entries",
+        verbose_name=_("by"),
+    )
+    action = models.CharField(_("action"), max_length=64)
+    client = models.CharField(
+        _("client"),
+        max_length=200,
+        blank=True,
+        help_text=_("The screen or API client the change came from."),
+    )
+    gaming_session = models.ForeignKey(
+        GamingSession,
+        on_delete=models.PROTECT,
+        null=True,
+        blank=True,
+        related_name="audit_entries",
+        verbose_name=_("gaming session"),
+    )
+    table_session_id = models.BigIntegerField(_("table session"), null=True, blank=True)
+    data = models.JSONField(_("data"), default=dict, blank=True)
+
+    class Meta:
+        ordering = ["at", "pk"]
+        verbose_name = _("audit entry")
+        verbose_name_plural = _("audit entries")
+        indexes = [models.Index(fields=["table_session_id", "at"], name="casino_audit_table_at")]
+
+    def __str__(self) -> str:
+        return f"{self.at:%Y-%m-%d %H:%M:%S} {self.actor} {self.action}"
+
+    def save(self, *args: object, **kwargs: object) -> None:
+        if not self._state.adding:
+            raise ValueError("Audit entries are never changed.")
+        super().save(*args, **kwargs)  # type: ignore[arg-type]

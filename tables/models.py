@@ -351,3 +351,218 @@ class Sabot(models.Model):
 
     def __str__(self) -> str:
         return f"Sabot {self.number} at {self.table_session}"
+
+
+# -- What happens at the table: recorded events, coups, the bank register, corrections -------
+
+
+class EventKind(models.TextChoices):
+    """What a row of the table's journal is."""
+
+    OPEN = "open", _("Opening")  # the seating when the table opened (first event only)
+    ACTION = "action", _("Action")  # an engine action (a card, a bet, a decision, sit, …)
+    UNDO = "undo", _("Undo")  # sets the last action of an unsettled coup aside
+    VOID = "void", _("Void")  # sets a settled coup (and what followed it) aside
+    INTERRUPT = "interrupt", _("Interruption")
+    RESUME = "resume", _("Restart")
+
+
+class AppendOnlyModel(models.Model):
+    """A row written once and never changed or deleted (the table's history)."""
+
+    class Meta:
+        abstract = True
+
+    def save(self, *args: Any, **kwargs: Any) -> None:
+        if not self._state.adding:
+            raise ImmutableFieldError(_("The table's history is never changed; record anew."))
+        super().save(*args, **kwargs)
+
+    def delete(self, *args: Any, **kwargs: Any) -> tuple[int, dict[str, int]]:
+        raise ImmutableFieldError(_("The table's history is never deleted."))
+
+
+class TableEvent(AppendOnlyModel):
+    """One line of a table session's journal, numbered 1, 2, … (`seq`), never changed.
+
+    `ACTION` rows hold what the croupier recorded, as the engine defines it (`type`, `actor`,
+    parameters). Corrections are rows of their own: an `UNDO` names the action it sets aside,
+    a `VOID` the actions of a settled coup. Replaying the actions that are not set aside gives
+    the table's state (ARCHITECTURE.md, "Storing a coup").
+    """
+
+    table_session = models.ForeignKey(TableSession, on_delete=models.PROTECT, related_name="events")
+    seq = models.PositiveIntegerField(_("number"))
+    kind = models.CharField(_("kind"), max_length=16, choices=EventKind.choices)
+    action = models.JSONField(_("action"), default=dict, blank=True)
+    sets_aside = models.JSONField(
+        _("sets aside"),
+        default=list,
+        blank=True,
+        help_text=_("For an undo or a void: the numbers of the actions it sets aside."),
+    )
+    idempotency_key = models.CharField(_("idempotency key"), max_length=200)
+    recorded_by = models.ForeignKey(
+        django_settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="table_events"
+    )
+    recorded_at = models.DateTimeField(_("recorded at"))
+    client = models.CharField(_("client"), max_length=200, blank=True)
+    reason = models.TextField(_("reason"), blank=True)
+    outcome = models.JSONField(
+        _("outcome"),
+        default=dict,
+        blank=True,
+        help_text=_("What the engine answered: state, banker, coups settled, ledger postings."),
+    )
+
+    class Meta:
+        ordering = ["table_session", "seq"]
+        verbose_name = _("table event")
+        verbose_name_plural = _("table events")
+        constraints = [
+            models.UniqueConstraint(
+                fields=["table_session", "seq"], name="tables_tableevent_seq_unique"
+            ),
+            models.UniqueConstraint(
+                fields=["table_session", "idempotency_key"],
+                name="tables_tableevent_idempotency_key_unique",
+            ),
+            models.CheckConstraint(condition=Q(seq__gte=1), name="tables_tableevent_seq_positive"),
+            models.CheckConstraint(
+                condition=Q(kind__in=EventKind.values), name="tables_tableevent_kind_valid"
+            ),
+            models.CheckConstraint(
+                condition=~Q(idempotency_key=""), name="tables_tableevent_key_not_blank"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        label = self.action.get("type", "") if self.kind == EventKind.ACTION else self.kind
+        return f"#{self.seq} {label}"
+
+
+class Coup(AppendOnlyModel):
+    """A settled coup as the engine resolved it: outcome, transfers, results and faults.
+
+    `number` is the engine's coup number in the table session; a voided coup keeps its row
+    (its `void` says so) and the coup recorded again in its place takes the same number.
+    """
+
+    public_id = models.UUIDField(default=uuid.uuid4, unique=True, editable=False)
+    table_session = models.ForeignKey(TableSession, on_delete=models.PROTECT, related_name="coups")
+    number = models.PositiveIntegerField(_("coup"))
+    outcome = models.CharField(_("outcome"), max_length=64)
+    banker = models.CharField(_("banker"), max_length=64, blank=True)
+    transfers = models.JSONField(_("transfers"), default=list)
+    results = models.JSONField(_("results"), default=dict)
+    faults = models.JSONField(_("faults"), default=list)
+    cagnotte_chips = models.BigIntegerField(_("cagnotte levied"), default=0)
+    first_seq = models.PositiveIntegerField(_("first action"))
+    settled_seq = models.PositiveIntegerField(_("settled by action"))
+    settled_at = models.DateTimeField(_("settled at"))
+
+    class Meta:
+        ordering = ["table_session", "settled_seq"]
+        verbose_name = _("coup")
+        verbose_name_plural = _("coups")
+        constraints = [
+            models.UniqueConstraint(
+                fields=["table_session", "settled_seq"], name="tables_coup_settled_seq_unique"
+            ),
+            models.CheckConstraint(
+                condition=Q(cagnotte_chips__gte=0), name="tables_coup_cagnotte_not_negative"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"Coup {self.number} ({self.outcome})"
+
+
+class BankTenure(AppendOnlyModel):
+    """The register of bankers (arrêté du 14 mai 2007, art. 71): who took the bank, when, how.
+
+    A tenure lasts until the next row of the same table session; `player` is empty while the
+    bank is vacant. `how` is the action that gave the bank (`set_first_banker`, `accept_bank`,
+    `buy_bank`, `take_suite`, …, or `rotation` when the engine passed it by rule).
+    """
+
+    table_session = models.ForeignKey(
+        TableSession, on_delete=models.PROTECT, related_name="bank_tenures"
+    )
+    seq = models.PositiveIntegerField(_("from action"))
+    player = models.ForeignKey(
+        Player, on_delete=models.PROTECT, null=True, blank=True, related_name="bank_tenures"
+    )
+    how = models.CharField(_("how"), max_length=64)
+    first_coup_number = models.PositiveIntegerField(_("from coup"))
+    started_at = models.DateTimeField(_("from"))
+
+    class Meta:
+        ordering = ["table_session", "seq"]
+        verbose_name = _("bank tenure")
+        verbose_name_plural = _("bank tenures")
+        constraints = [
+            models.UniqueConstraint(
+                fields=["table_session", "seq"], name="tables_banktenure_seq_unique"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.player or _('vacant')} from coup {self.first_coup_number}"
+
+
+class VoidRequest(AppendOnlyModel):
+    """A croupier or inspector asks that a settled coup be voided, with a reason."""
+
+    public_id = models.UUIDField(default=uuid.uuid4, unique=True, editable=False)
+    coup = models.ForeignKey(Coup, on_delete=models.PROTECT, related_name="void_requests")
+    requested_by = models.ForeignKey(
+        django_settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="void_requests"
+    )
+    requested_at = models.DateTimeField(_("requested at"))
+    reason = models.TextField(_("reason"))
+
+    class Meta:
+        ordering = ["requested_at", "pk"]
+        verbose_name = _("void request")
+        verbose_name_plural = _("void requests")
+        constraints = [
+            models.CheckConstraint(condition=~Q(reason=""), name="tables_voidrequest_reason"),
+        ]
+
+    def __str__(self) -> str:
+        return f"Void of {self.coup} requested by {self.requested_by}"
+
+
+class VoidDecision(AppendOnlyModel):
+    """A second person, an inspector, approves or refuses a void request."""
+
+    request = models.OneToOneField(VoidRequest, on_delete=models.PROTECT, related_name="decision")
+    decided_by = models.ForeignKey(
+        django_settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="void_decisions"
+    )
+    decided_at = models.DateTimeField(_("decided at"))
+    approved = models.BooleanField(_("approved"))
+    note = models.TextField(_("note"), blank=True)
+    event = models.OneToOneField(
+        TableEvent,
+        on_delete=models.PROTECT,
+        null=True,
+        blank=True,
+        related_name="void_decision",
+        help_text=_("The void event an approval recorded."),
+    )
+
+    class Meta:
+        verbose_name = _("void decision")
+        verbose_name_plural = _("void decisions")
+        constraints = [
+            models.CheckConstraint(
+                condition=Q(approved=False, event__isnull=True)
+                | Q(approved=True, event__isnull=False),
+                name="tables_voiddecision_approval_has_event",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{'Approved' if self.approved else 'Refused'} by {self.decided_by}"

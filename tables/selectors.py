@@ -1,10 +1,27 @@
-"""Reads at the table level."""
+"""Reads at the table level: what screens, the API and reports show (STYLE.md rule 2)."""
 
 from __future__ import annotations
 
-from django.db.models import Prefetch, QuerySet
+from dataclasses import dataclass, field
+from typing import Any
 
-from tables.models import SeatOccupancy, Table, TableSession
+from django.db.models import Exists, OuterRef, Prefetch, QuerySet, Sum
+
+from casino.models import GamingSession, Player
+from ledger.models import Account, AccountKind
+from ledger.selectors import account_balance_get
+from tables.engine import LegalAction
+from tables.models import (
+    BankTenure,
+    Coup,
+    SeatOccupancy,
+    Table,
+    TableEvent,
+    TableSession,
+    VoidDecision,
+    VoidRequest,
+)
+from tables.services.journal import journal_get, last_seq_get
 
 
 def table_list(*, active_only: bool = True) -> QuerySet[Table]:
@@ -22,3 +39,148 @@ def table_list(*, active_only: bool = True) -> QuerySet[Table]:
     return tables.prefetch_related(
         Prefetch("sessions", queryset=open_sessions, to_attr="open_sessions")
     ).order_by("number")
+
+
+@dataclass(frozen=True)
+class SeatView:
+    seat: int
+    player_code: str | None
+    player_name: str | None
+
+
+@dataclass(frozen=True)
+class TableState:
+    """Where a table stands now: everything the table screen and the API's state show.
+
+    `seq` is the number of the last event: a client posts `seq + 1` as the sequence number it
+    expects. `legal` comes from the engine (`legal_actions`), `view` from the game's `view`.
+    """
+
+    table_session: TableSession
+    seq: int
+    phase: str
+    banker: str | None
+    interrupted: bool
+    legal: tuple[LegalAction, ...]
+    view: dict[str, Any]
+    seats: tuple[SeatView, ...]
+    standing: tuple[str, ...]
+    cagnotte_chips: int
+    players: dict[str, str] = field(default_factory=dict)
+
+    @property
+    def legal_types(self) -> list[str]:
+        return sorted({legal.type for legal in self.legal})
+
+    @property
+    def is_open(self) -> bool:
+        return self.table_session.closed_at is None
+
+
+def cagnotte_balance_get(*, table: Table, gaming_session: GamingSession) -> int:
+    account = Account.objects.filter(
+        kind=AccountKind.CAGNOTTE, table=table, gaming_session=gaming_session
+    ).first()
+    return account_balance_get(account=account) if account else 0
+
+
+def table_state_get(*, table_session: TableSession) -> TableState:
+    """The current state of a table session, replayed (or cached) through the engine."""
+    last_seq = last_seq_get(table_session)
+    journal = journal_get(table_session, last_seq)
+    state = journal.state
+    codes = [code for _, code in state.seating.seats] + list(state.seating.standing)
+    names = dict(
+        Player.objects.filter(member_number__in=codes).values_list("member_number", "name")
+    )
+    seats = tuple(
+        SeatView(
+            seat, state.seating.player_at(seat), names.get(state.seating.player_at(seat) or "")
+        )
+        for seat in range(1, state.seating.seat_count + 1)
+    )
+    closed = table_session.closed_at is not None
+    legal = () if closed or journal.interrupted else journal.game.legal_actions(state)
+    return TableState(
+        table_session=table_session,
+        seq=last_seq,
+        phase=state.phase,
+        banker=state.banker,
+        interrupted=journal.interrupted,
+        legal=tuple(legal),
+        view=journal.game.view(state),
+        seats=seats,
+        standing=tuple(state.seating.standing),
+        cagnotte_chips=cagnotte_balance_get(
+            table=table_session.table, gaming_session=table_session.gaming_session
+        ),
+        players=names,
+    )
+
+
+def coup_list(*, table_session: TableSession) -> QuerySet[Coup]:
+    """The settled coups of a table session, newest first, with their void status."""
+    approved = VoidDecision.objects.filter(request__coup=OuterRef("pk"), approved=True)
+    pending = VoidRequest.objects.filter(coup=OuterRef("pk"), decision__isnull=True)
+    return (
+        Coup.objects.filter(table_session=table_session)
+        .annotate(is_voided=Exists(approved), void_pending=Exists(pending))
+        .order_by("-settled_seq")
+    )
+
+
+def coup_get(*, table_session: TableSession, number: int) -> Coup | None:
+    """The live (not voided) coup with this number, else the latest voided one."""
+    return coup_list(table_session=table_session).filter(number=number).first()
+
+
+def event_list(*, table_session: TableSession) -> QuerySet[TableEvent]:
+    """The table's journal in order, with who recorded each line."""
+    return (
+        TableEvent.objects.filter(table_session=table_session)
+        .select_related("recorded_by")
+        .order_by("seq")
+    )
+
+
+def coup_events_get(*, coup: Coup) -> QuerySet[TableEvent]:
+    """A coup's history: its actions from the first to the one that settled it, and any
+    undo or void recorded in between or against it."""
+    return event_list(table_session=coup.table_session).filter(
+        seq__gte=coup.first_seq, seq__lte=coup.settled_seq
+    )
+
+
+def void_request_pending_list(
+    *, gaming_session: GamingSession | None = None
+) -> QuerySet[VoidRequest]:
+    """Void requests waiting for an inspector's decision (the inspector's screen)."""
+    requests = VoidRequest.objects.filter(decision__isnull=True).select_related(
+        "coup__table_session__table", "requested_by"
+    )
+    if gaming_session is not None:
+        requests = requests.filter(coup__table_session__gaming_session=gaming_session)
+    return requests.order_by("requested_at")
+
+
+def bank_tenure_list(*, table_session: TableSession) -> QuerySet[BankTenure]:
+    """The register of bankers of a table session (art. 71)."""
+    return BankTenure.objects.filter(table_session=table_session).select_related("player")
+
+
+def player_position_get(*, player: Player, gaming_session: GamingSession) -> int:
+    """A player's result so far in the gaming session (his position account), in chips."""
+    account = Account.objects.filter(
+        kind=AccountKind.PLAYER_POSITION, player=player, gaming_session=gaming_session
+    ).first()
+    return account_balance_get(account=account) if account else 0
+
+
+def cagnotte_total_get(*, gaming_session: GamingSession) -> int:
+    """The levy booked by every coup of the gaming session (sum of the coups' cagnotte)."""
+    total = (
+        Coup.objects.filter(table_session__gaming_session=gaming_session)
+        .exclude(void_requests__decision__approved=True)
+        .aggregate(total=Sum("cagnotte_chips"))
+    )
+    return int(total["total"] or 0)

@@ -6,24 +6,29 @@ Recording play (`record`, coups, the bank) comes in a later change and will lock
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from typing import TYPE_CHECKING
+from collections.abc import Mapping, Sequence
+from typing import TYPE_CHECKING, Any
 
 from django.db import transaction
 from django.db.models import Max
 from django.utils import timezone
 
 from casino.errors import DomainError, ErrorCode, InvalidStateError
-from casino.models import GamingSession, Player
+from casino.models import GamingSession
 from casino.roles import Role
+from tables.engine import RuleError
 from tables.models import (
     AssignmentRole,
     CroupierAssignment,
+    EventKind,
     Sabot,
-    SeatOccupancy,
     Table,
+    TableEvent,
     TableSession,
 )
+from tables.services.books import players_by_code
+from tables.services.journal import engine_start
+from tables.services.recording import RuleRefusedError, audit, seats_sync
 from tables.validation import default_seat_count
 
 if TYPE_CHECKING:
@@ -54,9 +59,20 @@ def table_create(
 
 @transaction.atomic
 def table_session_open(
-    *, table: Table, gaming_session: GamingSession, opened_by: User
+    *,
+    table: Table,
+    gaming_session: GamingSession,
+    opened_by: User,
+    seats: Mapping[int, str] | None = None,
+    standing: Sequence[str] = (),
+    client: str = "",
 ) -> TableSession:
-    """Open `table` in `gaming_session`, freezing its game and settings for the session."""
+    """Open `table` in `gaming_session`, freezing its game and settings for the session.
+
+    `seats` (seat → member number) and `standing` are who is at the table when it opens; they
+    may also sit down later (`record` of `sit`). The engine checks them like a scenario's
+    seating (a chemin de fer table's adjudicated banker must be seated at the opening, CF-I27).
+    """
     locked = Table.objects.select_for_update().get(pk=table.pk)
     if not locked.is_active:
         raise InvalidStateError("This table is out of service.")
@@ -65,7 +81,7 @@ def table_session_open(
     if locked.sessions.filter(closed_at__isnull=True).exists():
         raise InvalidStateError("This table is already open.")
     locked.full_clean()  # settings still valid under the current rules
-    return TableSession.objects.create(
+    opened = TableSession.objects.create(
         table=locked,
         gaming_session=gaming_session,
         game=locked.game,
@@ -74,52 +90,51 @@ def table_session_open(
         opened_at=timezone.now(),
         opened_by=opened_by,
     )
-
-
-@transaction.atomic
-def table_session_close(*, table_session: TableSession, closed_by: User) -> TableSession:
-    locked = TableSession.objects.select_for_update().get(pk=table_session.pk)
-    if locked.closed_at is not None:
-        raise InvalidStateError("This table is already closed.")
-    now = timezone.now()
-    SeatOccupancy.objects.filter(table_session=locked, left_at__isnull=True).update(left_at=now)
-    CroupierAssignment.objects.filter(table_session=locked, released_at__isnull=True).update(
-        released_at=now
+    seat_map = {str(seat): code for seat, code in sorted((seats or {}).items())}
+    opening: dict[str, Any] = {"seats": seat_map, "standing": list(standing)}
+    codes = list(seat_map.values()) + list(standing)
+    if codes:
+        players_by_code(codes)
+        for seat in seats or {}:
+            if not 1 <= seat <= opened.seat_count:
+                raise InvalidStateError(
+                    f"There is no seat {seat} at this table (1–{opened.seat_count})."
+                )
+        if len(set(codes)) != len(codes):
+            raise InvalidStateError("A player can only be at the table once.")
+        try:
+            _game, state = engine_start(opened, opening)
+        except RuleError as error:
+            raise RuleRefusedError(error) from error
+        TableEvent.objects.create(
+            table_session=opened,
+            seq=1,
+            kind=EventKind.OPEN,
+            action=opening,
+            idempotency_key=f"open:{opened.public_id}",
+            recorded_by=opened_by,
+            recorded_at=opened.opened_at,
+            client=client[:200],
+            outcome={"state": state.phase, "banker": state.banker},
+        )
+        seats_sync(opened, state, opened.opened_at)
+    audit(
+        user=opened_by,
+        action="table_open",
+        table_session=opened,
+        client=client,
+        table=locked.number,
+        game=locked.game,
+        seats=opening["seats"],
+        standing=opening["standing"],
     )
-    Sabot.objects.filter(table_session=locked, closed_at__isnull=True).update(closed_at=now)
-    locked.closed_at = now
-    locked.closed_by = closed_by
-    locked.save(update_fields=["closed_at", "closed_by"])
-    return locked
+    return opened
 
 
 def _open_table_session_lock(table_session: TableSession) -> TableSession:
     locked = TableSession.objects.select_for_update().get(pk=table_session.pk)
     if locked.closed_at is not None:
         raise InvalidStateError("This table is closed.")
-    return locked
-
-
-@transaction.atomic
-def seat_occupy(*, table_session: TableSession, player: Player, seat_number: int) -> SeatOccupancy:
-    """Seat `player` at `seat_number` (COM-3.8: the seat must exist and be free)."""
-    locked = _open_table_session_lock(table_session)
-    occupancy = SeatOccupancy(
-        table_session=locked, player=player, seat_number=seat_number, sat_at=timezone.now()
-    )
-    occupancy.full_clean()
-    occupancy.save()
-    return occupancy
-
-
-@transaction.atomic
-def seat_leave(*, occupancy: SeatOccupancy) -> SeatOccupancy:
-    _open_table_session_lock(occupancy.table_session)
-    locked = SeatOccupancy.objects.select_for_update().get(pk=occupancy.pk)
-    if locked.left_at is not None:
-        raise InvalidStateError("This player has already left the seat.")
-    locked.left_at = timezone.now()
-    locked.save(update_fields=["left_at"])
     return locked
 
 

@@ -10,8 +10,6 @@ from tables.models import AssignmentRole, ImmutableFieldError, Sabot, TableSessi
 from tables.services import (
     StaffRoleError,
     sabot_open,
-    seat_leave,
-    seat_occupy,
     staff_assign,
     table_session_close,
     table_session_open,
@@ -63,26 +61,6 @@ def test_opening_a_table_freezes_its_settings() -> None:
         )
 
 
-def test_seats_exist_and_are_taken_once() -> None:
-    table_session = TableSessionFactory.create(seat_count=4)
-    seat_occupy(table_session=table_session, player=PlayerFactory.create(), seat_number=1)
-
-    with pytest.raises(ValidationError):
-        seat_occupy(table_session=table_session, player=PlayerFactory.create(), seat_number=1)
-    with pytest.raises(ValidationError) as caught:
-        seat_occupy(table_session=table_session, player=PlayerFactory.create(), seat_number=5)
-    assert "1–4" in caught.value.message_dict["seat_number"][0]
-
-
-def test_a_player_who_left_frees_the_seat() -> None:
-    table_session = TableSessionFactory.create()
-    occupancy = seat_occupy(
-        table_session=table_session, player=PlayerFactory.create(), seat_number=2
-    )
-    seat_leave(occupancy=occupancy)
-    seat_occupy(table_session=table_session, player=PlayerFactory.create(), seat_number=2)
-
-
 def test_only_croupiers_are_assigned_as_croupiers_one_at_a_time() -> None:
     table_session = TableSessionFactory.create()
     manager = UserFactory.create(roles=[Role.MANAGER])
@@ -121,11 +99,17 @@ def test_sabots_are_numbered_and_one_is_in_play() -> None:
 
 
 def test_closing_a_table_releases_seats_staff_and_sabot() -> None:
-    table_session = TableSessionFactory.create()
-    seat_occupy(table_session=table_session, player=PlayerFactory.create(), seat_number=1)
-    sabot_open(table_session=table_session, opened_by=table_session.opened_by)
+    inspector = UserFactory.create(roles=[Role.INSPECTOR])
+    player = PlayerFactory.create()
+    table_session = table_session_open(
+        table=TableFactory.create(),
+        gaming_session=GamingSessionFactory.create(),
+        opened_by=inspector,
+        seats={1: player.member_number},
+    )
+    sabot_open(table_session=table_session, opened_by=inspector)
 
-    closed = table_session_close(table_session=table_session, closed_by=table_session.opened_by)
+    closed = table_session_close(table_session=table_session, user=inspector)
 
     assert closed.closed_at is not None
     assert not closed.seat_occupancies.filter(left_at__isnull=True).exists()

@@ -11,13 +11,13 @@ from typing import Any
 from django.conf import settings
 from django.contrib.auth.models import Group, User
 from django.core.management.base import BaseCommand, CommandError, CommandParser
-from django.db import transaction
 
 from casino.models import GamingSession, Player
 from casino.roles import Role
 from casino.services import gaming_session_open
 from tables.models import AssignmentRole, Game, SeatOccupancy, Table, TableSession
-from tables.services import seat_occupy, staff_assign, table_create, table_session_open
+from tables.services import record, staff_assign, table_create, table_session_open
+from tables.services.journal import last_seq_get
 
 
 @dataclass(frozen=True)
@@ -80,7 +80,6 @@ class Command(BaseCommand):
             self.stdout.write(f"  {role:<10} {username:<12} {password}")
         self.stdout.write("Open http://127.0.0.1:8000/ and log in.")
 
-    @transaction.atomic
     def _load(self) -> list[tuple[str, str, str]]:
         logins: list[tuple[str, str, str]] = []
         manager, password = _staff("manager", Role.MANAGER, is_staff=True)
@@ -134,5 +133,18 @@ class Command(BaseCommand):
                 if not SeatOccupancy.objects.filter(
                     table_session=table_session, player=player, left_at__isnull=True
                 ).exists():
-                    seat_occupy(table_session=table_session, player=player, seat_number=seat_number)
+                    # Seated through the engine like any sit the croupier records (COM-3.8).
+                    record(
+                        table_session=table_session,
+                        action={
+                            "type": "sit",
+                            "actor": "croupier",
+                            "player": player.member_number,
+                            "seat": seat_number,
+                        },
+                        expected_seq=last_seq_get(table_session) + 1,
+                        user=croupier,
+                        idempotency_key=f"demo-sit:{player.member_number}",
+                        client="demo_data",
+                    )
         return logins

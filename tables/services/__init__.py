@@ -1,0 +1,63 @@
+"""Writes at a table: configuration, opening, recording, corrections and closing.
+
+`record` is the one entry point for what happens at a table (ARCHITECTURE.md); the console
+and the API call these functions and nothing else.
+"""
+
+from __future__ import annotations
+
+from tables.services.corrections import (
+    open_coup_void,
+    undo,
+    void_decide,
+    void_request,
+    void_request_get,
+)
+from tables.services.recording import (
+    IdempotencyConflictError,
+    Recorded,
+    RuleRefusedError,
+    StaleSequenceError,
+    TableClosedError,
+    TableInterruptedError,
+    operate_check,
+    record,
+)
+from tables.services.sessions import (
+    gaming_session_close,
+    table_interrupt,
+    table_resume,
+    table_session_close,
+)
+from tables.services.tables import (
+    StaffRoleError,
+    sabot_open,
+    staff_assign,
+    table_create,
+    table_session_open,
+)
+
+__all__ = [
+    "IdempotencyConflictError",
+    "Recorded",
+    "RuleRefusedError",
+    "StaffRoleError",
+    "StaleSequenceError",
+    "TableClosedError",
+    "TableInterruptedError",
+    "gaming_session_close",
+    "open_coup_void",
+    "operate_check",
+    "record",
+    "sabot_open",
+    "staff_assign",
+    "table_create",
+    "table_interrupt",
+    "table_resume",
+    "table_session_close",
+    "table_session_open",
+    "undo",
+    "void_decide",
+    "void_request",
+    "void_request_get",
+]

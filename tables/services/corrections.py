@@ -1,0 +1,374 @@
+"""Corrections: nothing is ever edited in place (ARCHITECTURE.md, "Storing a coup").
+
+- `undo`: the croupier's slip of the finger — the last action of a coup not yet settled is set
+  aside by an event of its own, with who and why.
+- `void_request` / `void_decide`: a settled coup is voided only when a second person, an
+  inspector who did not ask for it, approves; the approval sets the coup's actions aside and
+  posts a reversal of every transaction they booked. The coup can then be recorded again.
+- `open_coup_void`: an inspector sets aside the actions of a coup left half-recorded.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from django.db import transaction
+from django.utils import timezone
+
+from casino.errors import DomainError, ErrorCode, NotFoundError, PermissionDeniedError
+from casino.roles import Role
+from ledger.models import Transaction
+from ledger.services import reverse
+from tables.models import (
+    AssignmentRole,
+    Coup,
+    CroupierAssignment,
+    EventKind,
+    TableEvent,
+    TableSession,
+    VoidDecision,
+    VoidRequest,
+)
+from tables.services.journal import SEATING_ACTIONS, journal_build, journal_remember
+from tables.services.recording import (
+    Recorded,
+    audit,
+    event_lock,
+    has_role,
+    request_payload,
+    seats_sync,
+    tenure_open,
+)
+
+if TYPE_CHECKING:
+    from django.contrib.auth.models import User
+
+
+class CorrectionError(DomainError):
+    code = ErrorCode.CANNOT_UNDO
+    http_status = 409
+
+
+def _reason_required(reason: str) -> str:
+    cleaned = reason.strip()
+    if not cleaned:
+        raise DomainError(
+            "Say why: a correction needs a reason.", code=ErrorCode.CONFLICT, field="reason"
+        )
+    return cleaned
+
+
+def _events(table_session: TableSession) -> list[TableEvent]:
+    return list(TableEvent.objects.filter(table_session=table_session).order_by("seq"))
+
+
+def _set_aside(events: list[TableEvent]) -> set[int]:
+    aside: set[int] = set()
+    for event in events:
+        if event.kind in (EventKind.UNDO, EventKind.VOID):
+            aside.update(event.sets_aside)
+    return aside
+
+
+def _effective(events: list[TableEvent]) -> list[TableEvent]:
+    aside = _set_aside(events)
+    return [e for e in events if e.kind == EventKind.ACTION and e.seq not in aside]
+
+
+def _correction_event(
+    *,
+    locked: TableSession,
+    events: list[TableEvent],
+    kind: EventKind,
+    sets_aside: list[int],
+    seq: int,
+    user: User,
+    idempotency_key: str,
+    reason: str,
+    client: str,
+    extra: dict[str, Any],
+) -> tuple[TableEvent, dict[str, Any]]:
+    """Append an undo or void event and bring the seats and the bank register in line."""
+    before = journal_build(locked, ((e.seq, e.kind, e.action, e.sets_aside) for e in events))
+    rows = [(e.seq, e.kind, e.action, e.sets_aside) for e in events]
+    rows.append((seq, kind, {}, sets_aside))
+    after = journal_build(locked, rows)
+    outcome = {"state": after.state.phase, "banker": after.state.banker, **extra}
+    event = TableEvent.objects.create(
+        table_session=locked,
+        seq=seq,
+        kind=kind,
+        action={},
+        sets_aside=sorted(sets_aside),
+        idempotency_key=idempotency_key,
+        recorded_by=user,
+        recorded_at=timezone.now(),
+        client=client[:200],
+        reason=reason,
+        outcome=outcome,
+    )
+    now = timezone.now()
+    if before.state.seating != after.state.seating:
+        seats_sync(locked, after.state, now)
+    if before.state.banker != after.state.banker:
+        tenure_open(locked, after.state, seq, kind, now)
+    journal_remember(locked, after)
+    return event, outcome
+
+
+@transaction.atomic(durable=True)
+def undo(
+    *,
+    table_session: TableSession,
+    expected_seq: int,
+    user: User,
+    idempotency_key: str,
+    reason: str = "",
+    client: str = "",
+) -> Recorded:
+    """Set aside the last action recorded, if it settled nothing and moved no money."""
+    locked, earlier, last_seq = event_lock(
+        table_session=table_session,
+        user=user,
+        expected_seq=expected_seq,
+        idempotency_key=idempotency_key,
+        payload=request_payload(EventKind.UNDO, {}),
+    )
+    if earlier is not None:
+        return Recorded(locked, earlier.seq, earlier.outcome, replayed=True)
+    events = _events(locked)
+    effective = _effective(events)
+    if not effective:
+        raise CorrectionError("Nothing has been recorded yet.", code=ErrorCode.NOTHING_TO_UNDO)
+    target = effective[-1]
+    if target.outcome.get("postings"):
+        raise CorrectionError(
+            "The last action settled a coup or moved money; ask for a void of the coup instead.",
+            seq=target.seq,
+        )
+    event, outcome = _correction_event(
+        locked=locked,
+        events=events,
+        kind=EventKind.UNDO,
+        sets_aside=[target.seq],
+        seq=last_seq + 1,
+        user=user,
+        idempotency_key=idempotency_key,
+        reason=reason.strip(),
+        client=client,
+        extra={"undone": target.seq, "undone_action": target.action},
+    )
+    audit(
+        user=user,
+        action="undo",
+        table_session=locked,
+        client=client,
+        seq=event.seq,
+        undone=target.seq,
+        undone_action=target.action,
+        reason=reason.strip(),
+    )
+    return Recorded(locked, event.seq, outcome)
+
+
+def _may_request_void(user: User, table_session: TableSession) -> None:
+    if has_role(user, Role.INSPECTOR):
+        return
+    on_duty = CroupierAssignment.objects.filter(
+        table_session=table_session,
+        staff=user,
+        role=AssignmentRole.CROUPIER,
+        released_at__isnull=True,
+    ).exists()
+    if not on_duty:
+        raise PermissionDeniedError(
+            "Only the croupier on duty at this table or an inspector may ask for a void."
+        )
+
+
+@transaction.atomic(durable=True)
+def void_request(*, coup: Coup, user: User, reason: str, client: str = "") -> VoidRequest:
+    """Ask for a settled coup to be voided; an inspector other than the requester decides."""
+    cleaned = _reason_required(reason)
+    locked = TableSession.objects.select_for_update(of=("self",)).get(pk=coup.table_session_id)
+    _may_request_void(user, locked)
+    if locked.closed_at is not None:
+        raise DomainError("This table is closed.", code=ErrorCode.TABLE_CLOSED)
+    if VoidDecision.objects.filter(request__coup=coup, approved=True).exists():
+        raise CorrectionError("This coup is already voided.", code=ErrorCode.VOID_DECIDED)
+    if VoidRequest.objects.filter(coup=coup, decision__isnull=True).exists():
+        raise CorrectionError(
+            "A void of this coup is already waiting for an inspector.",
+            code=ErrorCode.VOID_DECIDED,
+        )
+    request = VoidRequest.objects.create(
+        coup=coup, requested_by=user, requested_at=timezone.now(), reason=cleaned
+    )
+    audit(
+        user=user,
+        action="void_request",
+        table_session=locked,
+        client=client,
+        coup=coup.number,
+        coup_id=str(coup.public_id),
+        reason=cleaned,
+    )
+    return request
+
+
+def _last_live_coup(table_session: TableSession) -> Coup | None:
+    return (
+        Coup.objects.filter(table_session=table_session)
+        .exclude(void_requests__decision__approved=True)
+        .order_by("-settled_seq")
+        .first()
+    )
+
+
+@transaction.atomic(durable=True)
+def void_decide(
+    *,
+    request: VoidRequest,
+    user: User,
+    approve: bool,
+    note: str = "",
+    client: str = "",
+) -> VoidDecision:
+    """Approve or refuse a void request. Approval reverses the coup's transactions."""
+    if not has_role(user, Role.INSPECTOR):
+        raise PermissionDeniedError("Only a table inspector may approve or refuse a void.")
+    coup = Coup.objects.get(pk=request.coup_id)
+    locked = TableSession.objects.select_for_update(of=("self",)).get(pk=coup.table_session_id)
+    if VoidDecision.objects.filter(request=request).exists():
+        raise CorrectionError("This request has already been decided.", code=ErrorCode.VOID_DECIDED)
+    if request.requested_by_id == user.pk:
+        raise CorrectionError(
+            "A second person must decide: the inspector who approves cannot be the one who asked.",
+            code=ErrorCode.SECOND_PERSON_REQUIRED,
+        )
+    now = timezone.now()
+    if not approve:
+        decision = VoidDecision.objects.create(
+            request=request, decided_by=user, decided_at=now, approved=False, note=note.strip()
+        )
+        audit(
+            user=user,
+            action="void_refused",
+            table_session=locked,
+            client=client,
+            coup=coup.number,
+            note=note.strip(),
+        )
+        return decision
+    if locked.closed_at is not None:
+        raise DomainError("This table is closed.", code=ErrorCode.TABLE_CLOSED)
+    last = _last_live_coup(locked)
+    if last is None or last.pk != coup.pk:
+        raise CorrectionError(
+            "Only the last coup of the table can be voided; void the later coups first.",
+            code=ErrorCode.VOID_NOT_LAST,
+            coup=coup.number,
+        )
+    events = _events(locked)
+    effective = _effective(events)
+    # The coup's actions, from its first one (seating actions recorded before it stay), and
+    # everything recorded after it.
+    aside = [e.seq for e in effective if e.seq >= coup.first_seq]
+    keys = [key for e in effective if e.seq in set(aside) for key in e.outcome.get("postings", [])]
+    last_seq = events[-1].seq if events else 0
+    event, _outcome = _correction_event(
+        locked=locked,
+        events=events,
+        kind=EventKind.VOID,
+        sets_aside=aside,
+        seq=last_seq + 1,
+        user=user,
+        idempotency_key=f"void:{request.public_id}",
+        reason=request.reason,
+        client=client,
+        extra={"voided_coup": coup.number, "reversed": keys},
+    )
+    for original in Transaction.objects.filter(idempotency_key__in=keys).order_by("pk"):
+        reverse(
+            original=original,
+            posted_by=user,
+            memo=f"Void of coup {coup.number}: {request.reason}"[:255],
+        )
+    decision = VoidDecision.objects.create(
+        request=request,
+        decided_by=user,
+        decided_at=now,
+        approved=True,
+        note=note.strip(),
+        event=event,
+    )
+    audit(
+        user=user,
+        action="void_approved",
+        table_session=locked,
+        client=client,
+        coup=coup.number,
+        requested_by=request.requested_by.get_username(),
+        reason=request.reason,
+        set_aside=aside,
+        reversed=keys,
+    )
+    return decision
+
+
+@transaction.atomic(durable=True)
+def open_coup_void(
+    *,
+    table_session: TableSession,
+    expected_seq: int,
+    user: User,
+    idempotency_key: str,
+    reason: str,
+    client: str = "",
+) -> Recorded:
+    """An inspector sets aside the actions of the coup in progress (nothing was booked yet)."""
+    if not has_role(user, Role.INSPECTOR):
+        raise PermissionDeniedError("Only a table inspector may void the coup in progress.")
+    cleaned = _reason_required(reason)
+    locked, earlier, last_seq = event_lock(
+        table_session=table_session,
+        user=user,
+        expected_seq=expected_seq,
+        idempotency_key=idempotency_key,
+        payload=request_payload(EventKind.VOID, {}),
+    )
+    if earlier is not None:
+        return Recorded(locked, earlier.seq, earlier.outcome, replayed=True)
+    events = _events(locked)
+    journal = journal_build(locked, ((e.seq, e.kind, e.action, e.sets_aside) for e in events))
+    aside = [seq for seq, action_type in journal.pending if action_type not in SEATING_ACTIONS]
+    if not aside:
+        raise CorrectionError("No coup is in progress.", code=ErrorCode.NOTHING_TO_UNDO)
+    event, outcome = _correction_event(
+        locked=locked,
+        events=events,
+        kind=EventKind.VOID,
+        sets_aside=aside,
+        seq=last_seq + 1,
+        user=user,
+        idempotency_key=idempotency_key,
+        reason=cleaned,
+        client=client,
+        extra={"voided_open_coup": aside},
+    )
+    audit(
+        user=user,
+        action="open_coup_void",
+        table_session=locked,
+        client=client,
+        set_aside=aside,
+        reason=cleaned,
+    )
+    return Recorded(locked, event.seq, outcome)
+
+
+def void_request_get(*, public_id: Any, table_session: TableSession | None = None) -> VoidRequest:
+    found = VoidRequest.objects.filter(public_id=public_id).select_related("coup").first()
+    if found is None or (table_session and found.coup.table_session_id != table_session.pk):
+        raise NotFoundError("No such void request at this table.")
+    return found

@@ -1,0 +1,181 @@
+"""The table's journal replayed through the engine: the one way to know where a table stands.
+
+A table session's state is the fold of its effective actions — the `ACTION` events that no
+undo or void has set aside — over the engine (COM-10.1). Events are append-only and numbered,
+so the state after event `n` never changes: it is cached by `(table session, n)` and a new
+action is applied to the cached state instead of replaying the whole night again.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections import OrderedDict
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from django.db import transaction
+
+from tables.engine import Action, Game, GameState, Seating, game_get, step
+from tables.models import EventKind, TableEvent, TableSession
+
+# Session actions of COM-3.8 that seat or unseat people; they stay when a coup is voided.
+SEATING_ACTIONS = frozenset({"sit", "leave", "add_standing", "set_first_banker"})
+
+
+@dataclass(frozen=True)
+class Journal:
+    """Where a table session stands after its last event.
+
+    `pending` lists the effective actions recorded since the last one that moved money, as
+    `(seq, type)`: the actions of the coup in progress, which an undo or a void of the open coup
+    can set aside, and from which a settling coup's first action is read.
+    """
+
+    game: Game
+    state: GameState
+    last_seq: int
+    interrupted: bool
+    pending: tuple[tuple[int, str], ...]
+
+    def first_coup_action(self, settling_seq: int) -> int:
+        """The first action of the coup being settled: seating actions before it don't count."""
+        for seq, action_type in self.pending:
+            if action_type not in SEATING_ACTIONS:
+                return seq
+        return settling_seq
+
+
+def money_moved(before: GameState, after: GameState) -> bool:
+    """True when `after` settled a coup, added to a coup's transfers or moved session money."""
+    if len(after.coups) != len(before.coups):
+        return True
+    if len(after.session_transfers) != len(before.session_transfers):
+        return True
+    return bool(after.coups) and after.coups[-1].transfers != before.coups[-1].transfers
+
+
+def opening_seating(table_session: TableSession, opening: Mapping[str, Any] | None) -> Seating:
+    """The seating the table opened with (the `OPEN` event), else an empty table."""
+    if not opening:
+        return Seating(table_session.seat_count)
+    seats = tuple(sorted((int(seat), str(code)) for seat, code in opening["seats"].items()))
+    return Seating(table_session.seat_count, seats, tuple(opening.get("standing", [])))
+
+
+def engine_start(
+    table_session: TableSession, opening: Mapping[str, Any] | None = None
+) -> tuple[Game, GameState]:
+    """The engine's state when the table opened (COM-10.1 setup): settings and seating."""
+    game = game_get(table_session.game)
+    return game, game.start(table_session.settings, opening_seating(table_session, opening))
+
+
+def journal_advance(journal: Journal, seq: int, kind: str, action: Mapping[str, Any]) -> Journal:
+    """The journal after one more event that sets nothing aside (an action, a pause, a restart)."""
+    if kind == EventKind.INTERRUPT:
+        return Journal(journal.game, journal.state, seq, True, journal.pending)
+    if kind == EventKind.RESUME:
+        return Journal(journal.game, journal.state, seq, False, journal.pending)
+    state = step(journal.game, journal.state, Action.from_dict(action))
+    if money_moved(journal.state, state):
+        pending: tuple[tuple[int, str], ...] = ()
+    else:
+        pending = (*journal.pending, (seq, str(action["type"])))
+    return Journal(journal.game, state, seq, journal.interrupted, pending)
+
+
+def journal_build(table_session: TableSession, events: Iterable[tuple[Any, ...]]) -> Journal:
+    """Replay a table session from its events `(seq, kind, action, sets_aside)` in order."""
+    rows = list(events)
+    set_aside: set[int] = set()
+    for _seq, kind, _action, aside in rows:
+        if kind in (EventKind.UNDO, EventKind.VOID):
+            set_aside.update(aside)
+    opening = next((action for _s, kind, action, _a in rows if kind == EventKind.OPEN), None)
+    game, state = engine_start(table_session, opening)
+    journal = Journal(game, state, 0, False, ())
+    for seq, kind, action, _aside in rows:
+        if kind == EventKind.OPEN:
+            journal = Journal(game, journal.state, seq, journal.interrupted, journal.pending)
+            continue
+        if kind == EventKind.ACTION and seq in set_aside:
+            journal = Journal(game, journal.state, seq, journal.interrupted, journal.pending)
+            continue
+        if kind in (EventKind.UNDO, EventKind.VOID):
+            journal = Journal(game, journal.state, seq, journal.interrupted, journal.pending)
+            continue
+        journal = journal_advance(journal, seq, kind, action)
+    return journal
+
+
+def _events_of(table_session: TableSession) -> Iterable[tuple[Any, ...]]:
+    return (
+        TableEvent.objects.filter(table_session=table_session)
+        .order_by("seq")
+        .values_list("seq", "kind", "action", "sets_aside")
+    )
+
+
+class _JournalCache:
+    """A small LRU of journals by `(table session public id, last seq)`: events never change.
+
+    Keyed by the public id, not the primary key: a rolled-back table session's key is never
+    reused by another one.
+    """
+
+    def __init__(self, size: int = 512) -> None:
+        self._size = size
+        self._items: OrderedDict[tuple[str, int], Journal] = OrderedDict()
+        self._lock = threading.Lock()
+
+    def get(self, key: tuple[str, int]) -> Journal | None:
+        with self._lock:
+            found = self._items.get(key)
+            if found is not None:
+                self._items.move_to_end(key)
+            return found
+
+    def put(self, key: tuple[str, int], journal: Journal) -> None:
+        with self._lock:
+            self._items[key] = journal
+            self._items.move_to_end(key)
+            while len(self._items) > self._size:
+                self._items.popitem(last=False)
+
+    def clear(self) -> None:
+        with self._lock:
+            self._items.clear()
+
+
+journal_cache = _JournalCache()
+
+
+def journal_get(table_session: TableSession, last_seq: int | None = None) -> Journal:
+    """The journal of `table_session` after its last event (`last_seq` if the caller knows it)."""
+    if last_seq is None:
+        last_seq = last_seq_get(table_session)
+    key = (str(table_session.public_id), last_seq)
+    cached = journal_cache.get(key)
+    if cached is not None:
+        return cached
+    journal = journal_build(table_session, _events_of(table_session))
+    if journal.last_seq == last_seq:
+        journal_cache.put(key, journal)
+    return journal
+
+
+def journal_remember(table_session: TableSession, journal: Journal) -> None:
+    """Cache the journal after a new event, once (and only if) its transaction commits."""
+    key = (str(table_session.public_id), journal.last_seq)
+    transaction.on_commit(lambda: journal_cache.put(key, journal))
+
+
+def last_seq_get(table_session: TableSession) -> int:
+    last = (
+        TableEvent.objects.filter(table_session=table_session)
+        .order_by("-seq")
+        .values_list("seq", flat=True)
+        .first()
+    )
+    return last or 0

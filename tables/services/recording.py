@@ -1,0 +1,428 @@
+"""`record`: the one entry point for everything recorded at a table (ARCHITECTURE.md).
+
+In one durable transaction: lock the table session's row, check who may record, check the
+sequence number the screen expects and the idempotency key, apply the action to the table's
+state through the engine, append it to the journal and — when the engine moves money — book
+the transfers, write the settled coup, the register of bankers and the seats. A `RuleError`
+changes nothing.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+from django.db import transaction
+from django.db.models import Max, Q
+from django.utils import timezone
+
+from casino.errors import DomainError, ErrorCode, PermissionDeniedError
+from casino.models import AuditEntry, GamingSession
+from casino.roles import Role
+from tables.engine import CoupRecord, GameState, RuleError, Transfer
+from tables.models import (
+    AssignmentRole,
+    BankTenure,
+    Coup,
+    EventKind,
+    Sabot,
+    SeatOccupancy,
+    TableEvent,
+    TableSession,
+)
+from tables.services.books import accounts_for, players_by_code, transfers_post
+from tables.services.journal import Journal, journal_advance, journal_get, journal_remember
+
+if TYPE_CHECKING:
+    from django.contrib.auth.models import User
+
+
+# -- errors ----------------------------------------------------------------------------------
+
+
+class RuleRefusedError(DomainError):
+    """The engine refused the action (a `RuleError`): `rule_code` is the code of docs/rules/."""
+
+    code = ErrorCode.RULE_REFUSED
+    http_status = 422
+
+    def __init__(self, error: RuleError, **extra: Any) -> None:
+        super().__init__(error.message, rule_code=error.code, **extra)
+        self.rule_code = error.code
+
+
+class StaleSequenceError(DomainError):
+    """Another screen recorded first: the client's view of the table is out of date."""
+
+    code = ErrorCode.STALE_SEQUENCE
+    http_status = 409
+
+
+class IdempotencyConflictError(DomainError):
+    code = ErrorCode.IDEMPOTENCY_CONFLICT
+    http_status = 409
+
+
+class TableClosedError(DomainError):
+    code = ErrorCode.TABLE_CLOSED
+    http_status = 409
+
+
+class TableInterruptedError(DomainError):
+    code = ErrorCode.TABLE_INTERRUPTED
+    http_status = 409
+
+
+# -- who may do what -------------------------------------------------------------------------
+
+
+def has_role(user: User, role: Role) -> bool:
+    return user.is_active and user.groups.filter(name=role).exists()
+
+
+def operate_check(user: User, table_session: TableSession) -> None:
+    """A croupier on duty at this table now, or an inspector, may record here (one query)."""
+    allowed = (
+        type(user)
+        .objects.filter(pk=user.pk, is_active=True)
+        .filter(
+            Q(groups__name=Role.INSPECTOR)
+            | Q(
+                table_assignments__table_session=table_session,
+                table_assignments__role=AssignmentRole.CROUPIER,
+                table_assignments__released_at__isnull=True,
+            )
+        )
+        .exists()
+    )
+    if not allowed:
+        raise PermissionDeniedError(
+            "Only the croupier on duty at this table or an inspector may record here.",
+            table=table_session.table.number,
+        )
+
+
+def supervise_check(user: User, table_session: TableSession) -> None:
+    """Opening, interrupting and closing tables: an inspector or a manager."""
+    allowed = (
+        type(user)
+        .objects.filter(pk=user.pk, is_active=True, groups__name__in=[Role.INSPECTOR, Role.MANAGER])
+        .exists()
+    )
+    if not allowed:
+        raise PermissionDeniedError(
+            "Only a table inspector or a manager may open, interrupt or close a table."
+        )
+
+
+# -- the answer ------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Recorded:
+    """What `record` (or a correction) answers: the event and what the engine concluded.
+
+    `replayed` is True when the same action with the same key had already been recorded: the
+    earlier answer is returned and nothing is booked again.
+    """
+
+    table_session: TableSession
+    seq: int
+    outcome: Mapping[str, Any]
+    replayed: bool = False
+
+
+def request_payload(kind: str, action: Mapping[str, Any]) -> dict[str, Any]:
+    """What makes two requests "the same" for the idempotency key: the kind and the action."""
+    return {"kind": str(kind), "action": dict(action)}
+
+
+def event_lock(
+    *,
+    table_session: TableSession,
+    user: User,
+    expected_seq: int,
+    idempotency_key: str,
+    payload: dict[str, Any],
+    permission: Callable[[User, TableSession], None] | None = None,
+) -> tuple[TableSession, TableEvent | None, int]:
+    """Lock the table session and check key and sequence; shared by every journal writer.
+
+    Returns the locked row, the earlier event when this very request was already recorded, and
+    the last sequence number.
+    """
+    if not idempotency_key:
+        raise DomainError("An idempotency key is required.", code=ErrorCode.CONFLICT)
+    locked = (
+        TableSession.objects.select_for_update(of=("self",))
+        .select_related("table", "gaming_session")
+        .get(pk=table_session.pk)
+    )
+    (permission or operate_check)(user, locked)
+    earlier = TableEvent.objects.filter(
+        table_session=locked, idempotency_key=idempotency_key
+    ).first()
+    if earlier is not None:
+        if request_payload(earlier.kind, earlier.action) != payload:
+            raise IdempotencyConflictError(
+                "This idempotency key was already used for a different action.",
+                idempotency_key=idempotency_key,
+            )
+        return locked, earlier, earlier.seq
+    if locked.closed_at is not None:
+        raise TableClosedError("This table is closed; nothing more can be recorded.")
+    last_seq = (
+        TableEvent.objects.filter(table_session=locked).aggregate(last=Max("seq"))["last"] or 0
+    )
+    if expected_seq != last_seq + 1:
+        raise StaleSequenceError(
+            "The table has moved on since this screen was drawn; here is where it stands now.",
+            expected_seq=last_seq + 1,
+            given_seq=expected_seq,
+        )
+    return locked, None, last_seq
+
+
+def audit(
+    *,
+    user: User,
+    action: str,
+    table_session: TableSession | None = None,
+    gaming_session: GamingSession | None = None,
+    client: str = "",
+    **data: Any,
+) -> AuditEntry:
+    """One audit row, in the caller's transaction (STYLE.md rule 7)."""
+    if gaming_session is None and table_session is not None:
+        gaming_session = table_session.gaming_session
+    return AuditEntry.objects.create(
+        at=timezone.now(),
+        actor=user,
+        action=action,
+        client=client[:200],
+        gaming_session=gaming_session,
+        table_session_id=table_session.pk if table_session else None,
+        data=data,
+    )
+
+
+# -- record ----------------------------------------------------------------------------------
+
+
+@transaction.atomic(durable=True)
+def record(
+    *,
+    table_session: TableSession,
+    action: Mapping[str, Any],
+    expected_seq: int,
+    user: User,
+    idempotency_key: str,
+    client: str = "",
+) -> Recorded:
+    """Record one action at a table (a card, a stake, a decision, a session action).
+
+    `action` is the engine's form: `{"type": ..., "actor": ..., <parameters>}`.
+    `expected_seq` is the number this action will get (the last one the screen saw plus one).
+    """
+    payload = request_payload(EventKind.ACTION, action)
+    locked, earlier, last_seq = event_lock(
+        table_session=table_session,
+        user=user,
+        expected_seq=expected_seq,
+        idempotency_key=idempotency_key,
+        payload=payload,
+    )
+    if earlier is not None:
+        return Recorded(locked, earlier.seq, earlier.outcome, replayed=True)
+    journal = journal_get(locked, last_seq)
+    if journal.interrupted:
+        raise TableInterruptedError("Play is interrupted at this table; restart it first.")
+    seq = last_seq + 1
+    try:
+        after = journal_advance(journal, seq, EventKind.ACTION, action)
+    except RuleError as error:
+        raise RuleRefusedError(error, state=journal.state.phase) from error
+    if action.get("type") in ("sit", "add_standing"):
+        players_by_code([action["player"]])  # the engine knows ids; the house knows players
+    outcome = consequences_book(
+        table_session=locked,
+        before=journal,
+        after=after,
+        seq=seq,
+        user=user,
+        how=str(action.get("type", "")),
+    )
+    TableEvent.objects.create(
+        table_session=locked,
+        seq=seq,
+        kind=EventKind.ACTION,
+        action=dict(action),
+        idempotency_key=idempotency_key,
+        recorded_by=user,
+        recorded_at=timezone.now(),
+        client=client[:200],
+        outcome=outcome,
+    )
+    audit(
+        user=user,
+        action="record",
+        table_session=locked,
+        client=client,
+        seq=seq,
+        recorded=dict(action),
+        state=outcome["state"],
+    )
+    journal_remember(locked, after)
+    return Recorded(locked, seq, outcome)
+
+
+# -- what an event changes besides the journal -----------------------------------------------
+
+
+def _new_money(
+    before: GameState, after: GameState
+) -> tuple[list[CoupRecord], list[tuple[CoupRecord, tuple[Transfer, ...]]], list[Transfer]]:
+    """Coups settled, transfers added to an already settled coup, and session transfers."""
+    settled = list(after.coups[len(before.coups) :])
+    amended: list[tuple[CoupRecord, tuple[Transfer, ...]]] = []
+    for old, new in zip(before.coups, after.coups, strict=False):
+        if new.transfers != old.transfers:
+            amended.append((new, new.transfers[len(old.transfers) :]))
+    moved = list(after.session_transfers[len(before.session_transfers) :])
+    return settled, amended, moved
+
+
+def consequences_book(
+    *,
+    table_session: TableSession,
+    before: Journal,
+    after: Journal,
+    seq: int,
+    user: User,
+    how: str,
+) -> dict[str, Any]:
+    """Book what one accepted event changed: ledger, coups, bank register, seats, sabots."""
+    state = after.state
+    settled, amended, moved = _new_money(before.state, state)
+    owners: set[str] = set()
+    for coup in settled:
+        owners.update(t for tr in coup.transfers for t in (tr.source, tr.target))
+    for _coup, extra in amended:
+        owners.update(t for tr in extra for t in (tr.source, tr.target))
+    owners.update(t for tr in moved for t in (tr.source, tr.target))
+    accounts = accounts_for(sorted(owners), table_session) if owners else {}
+    postings: list[str] = []
+    base = f"table-session:{table_session.public_id}:event:{seq}"
+
+    def book(transfers: tuple[Transfer, ...] | list[Transfer], suffix: str, memo: str) -> None:
+        if not transfers:
+            return
+        key = f"{base}:{suffix}"
+        transfers_post(
+            transfers=transfers,
+            accounts=accounts,
+            idempotency_key=key,
+            memo=f"Table {table_session.table.number}, {memo}",
+            table_session=table_session,
+            posted_by=user,
+        )
+        postings.append(key)
+
+    now = timezone.now()
+    for coup in settled:
+        book(coup.transfers, f"coup:{coup.number}", f"coup {coup.number} ({coup.outcome})")
+    if settled:
+        Coup.objects.bulk_create(
+            Coup(
+                table_session=table_session,
+                number=coup.number,
+                outcome=coup.outcome,
+                banker=before.state.banker or "",
+                transfers=[t.as_dict() for t in coup.transfers],
+                results=coup.results,
+                faults=list(coup.faults),
+                cagnotte_chips=sum(t.amount for t in coup.transfers if t.reason == "cagnotte"),
+                first_seq=before.first_coup_action(seq),
+                settled_seq=seq,
+                settled_at=now,
+            )
+            for coup in settled
+        )
+    for coup, extra in amended:
+        book(extra, f"coup:{coup.number}:after", f"coup {coup.number}, after the settlement")
+    book(moved, "session", "session movement")
+
+    if before.state.banker != state.banker:
+        tenure_open(table_session, state, seq, how, now)
+    if before.state.seating != state.seating:
+        seats_sync(table_session, state, now)
+    if how in ("new_shoe", "shuffle_pack"):
+        _sabot_next(table_session, user, now)
+    return {
+        "state": state.phase,
+        "banker": state.banker,
+        "coups": [coup.number for coup in settled],
+        "postings": postings,
+    }
+
+
+def tenure_open(
+    table_session: TableSession, state: GameState, seq: int, how: str, now: Any
+) -> None:
+    """A new line in the register of bankers (art. 71): the bank changed hands."""
+    player = players_by_code([state.banker])[state.banker] if state.banker else None
+    BankTenure.objects.create(
+        table_session=table_session,
+        seq=seq,
+        player=player,
+        how=how if how != "leave" else "rotation",
+        first_coup_number=len(state.coups) + 1,
+        started_at=now,
+    )
+
+
+def seats_sync(table_session: TableSession, state: GameState, now: Any) -> None:
+    """Keep the seat occupancies (what the floor sees) equal to the engine's seating."""
+    wanted = dict(state.seating.seats)
+    current = {
+        occ.seat_number: occ
+        for occ in SeatOccupancy.objects.filter(
+            table_session=table_session, left_at__isnull=True
+        ).select_related("player")
+    }
+    leaving = [
+        occ.pk for seat, occ in current.items() if wanted.get(seat) != occ.player.member_number
+    ]
+    if leaving:
+        SeatOccupancy.objects.filter(pk__in=leaving).update(left_at=now)
+    arriving = {
+        seat: code
+        for seat, code in wanted.items()
+        if seat not in current or current[seat].pk in leaving
+    }
+    if arriving:
+        players = players_by_code(list(arriving.values()))
+        SeatOccupancy.objects.bulk_create(
+            SeatOccupancy(
+                table_session=table_session,
+                seat_number=seat,
+                player=players[code],
+                sat_at=now,
+            )
+            for seat, code in arriving.items()
+        )
+
+
+def _sabot_next(table_session: TableSession, user: User, now: Any) -> None:
+    """A new shoe (CF-3) or a new pack (LM-3) was formed: the previous sabot is finished."""
+    Sabot.objects.filter(table_session=table_session, closed_at__isnull=True).update(closed_at=now)
+    last = Sabot.objects.filter(table_session=table_session).aggregate(last=Max("number"))
+    decks = table_session.settings.get("decks", 1)
+    Sabot.objects.create(
+        table_session=table_session,
+        number=(last["last"] or 0) + 1,
+        decks=decks if isinstance(decks, int) else 1,
+        opened_at=now,
+        opened_by=user,
+    )

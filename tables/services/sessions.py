@@ -1,0 +1,231 @@
+"""Sessions at a table: interruptions and restarts, closing a table, closing the night.
+
+Closing a table records the engine's `end_session` (COM-3.8): every reliquat goes back to its
+banker (COM-7.2) and the reserve fund is divided (COM-8.2, LR-2.6), booked like any other
+action. A coup left half-recorded stops the close with a clear message; an inspector may then
+void the open coup (`open_coup_void`).
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from django.db import transaction
+from django.utils import timezone
+
+from casino.errors import DomainError, ErrorCode, InvalidStateError, PermissionDeniedError
+from casino.models import GamingSession
+from casino.roles import Role
+from tables.engine import legal_action_types
+from tables.models import (
+    CroupierAssignment,
+    EventKind,
+    Sabot,
+    SeatOccupancy,
+    TableEvent,
+    TableSession,
+)
+from tables.services.journal import (
+    journal_advance,
+    journal_get,
+    journal_remember,
+    last_seq_get,
+)
+from tables.services.recording import (
+    Recorded,
+    TableInterruptedError,
+    audit,
+    consequences_book,
+    event_lock,
+    has_role,
+    request_payload,
+    supervise_check,
+)
+
+if TYPE_CHECKING:
+    from django.contrib.auth.models import User
+
+
+def _pause_event(
+    *,
+    table_session: TableSession,
+    kind: EventKind,
+    expected_seq: int,
+    user: User,
+    idempotency_key: str,
+    reason: str,
+    client: str,
+) -> Recorded:
+    locked, earlier, last_seq = event_lock(
+        table_session=table_session,
+        user=user,
+        expected_seq=expected_seq,
+        idempotency_key=idempotency_key,
+        payload=request_payload(kind, {}),
+        permission=supervise_check,
+    )
+    if earlier is not None:
+        return Recorded(locked, earlier.seq, earlier.outcome, replayed=True)
+    journal = journal_get(locked, last_seq)
+    if kind == EventKind.INTERRUPT and journal.interrupted:
+        raise TableInterruptedError("Play is already interrupted at this table.")
+    if kind == EventKind.RESUME and not journal.interrupted:
+        raise InvalidStateError("Play is not interrupted at this table.")
+    seq = last_seq + 1
+    after = journal_advance(journal, seq, kind, {})
+    outcome = {"state": after.state.phase, "banker": after.state.banker, "interrupted": kind}
+    TableEvent.objects.create(
+        table_session=locked,
+        seq=seq,
+        kind=kind,
+        idempotency_key=idempotency_key,
+        recorded_by=user,
+        recorded_at=timezone.now(),
+        client=client[:200],
+        reason=reason.strip(),
+        outcome=outcome,
+    )
+    audit(user=user, action=str(kind), table_session=locked, client=client, reason=reason)
+    journal_remember(locked, after)
+    return Recorded(locked, seq, outcome)
+
+
+@transaction.atomic(durable=True)
+def table_interrupt(
+    *,
+    table_session: TableSession,
+    expected_seq: int,
+    user: User,
+    idempotency_key: str,
+    reason: str = "",
+    client: str = "",
+) -> Recorded:
+    """Play stops at the table (a break, an incident); nothing can be recorded until restart."""
+    return _pause_event(
+        table_session=table_session,
+        kind=EventKind.INTERRUPT,
+        expected_seq=expected_seq,
+        user=user,
+        idempotency_key=idempotency_key,
+        reason=reason,
+        client=client,
+    )
+
+
+@transaction.atomic(durable=True)
+def table_resume(
+    *,
+    table_session: TableSession,
+    expected_seq: int,
+    user: User,
+    idempotency_key: str,
+    reason: str = "",
+    client: str = "",
+) -> Recorded:
+    return _pause_event(
+        table_session=table_session,
+        kind=EventKind.RESUME,
+        expected_seq=expected_seq,
+        user=user,
+        idempotency_key=idempotency_key,
+        reason=reason,
+        client=client,
+    )
+
+
+def _close_locked(locked: TableSession, *, user: User, client: str) -> TableSession:
+    """Close one locked, open table session: `end_session` through the engine, then close."""
+    last_seq = last_seq_get(locked)
+    journal = journal_get(locked, last_seq)
+    if "end_session" not in legal_action_types(journal.game, journal.state):
+        raise DomainError(
+            f"Table {locked.table.number} has a coup in progress ({journal.state.phase}): "
+            "finish it, or an inspector voids the open coup, before closing.",
+            code=ErrorCode.COUP_IN_PROGRESS,
+            table=locked.table.number,
+            state=journal.state.phase,
+        )
+    seq = last_seq + 1
+    action = {"type": "end_session", "actor": "croupier"}
+    after = journal_advance(journal, seq, EventKind.ACTION, action)
+    outcome = consequences_book(
+        table_session=locked, before=journal, after=after, seq=seq, user=user, how="end_session"
+    )
+    TableEvent.objects.create(
+        table_session=locked,
+        seq=seq,
+        kind=EventKind.ACTION,
+        action=action,
+        idempotency_key=f"close:{locked.public_id}",
+        recorded_by=user,
+        recorded_at=timezone.now(),
+        client=client[:200],
+        outcome=outcome,
+    )
+    journal_remember(locked, after)
+    now = timezone.now()
+    SeatOccupancy.objects.filter(table_session=locked, left_at__isnull=True).update(left_at=now)
+    CroupierAssignment.objects.filter(table_session=locked, released_at__isnull=True).update(
+        released_at=now
+    )
+    Sabot.objects.filter(table_session=locked, closed_at__isnull=True).update(closed_at=now)
+    locked.closed_at = now
+    locked.closed_by = user
+    locked.save(update_fields=["closed_at", "closed_by"])
+    audit(
+        user=user,
+        action="table_close",
+        table_session=locked,
+        client=client,
+        table=locked.table.number,
+        postings=outcome["postings"],
+    )
+    return locked
+
+
+@transaction.atomic(durable=True)
+def table_session_close(
+    *, table_session: TableSession, user: User, client: str = ""
+) -> TableSession:
+    """Close a table: reliquats returned, reserve fund divided, no coup left half-recorded."""
+    locked = (
+        TableSession.objects.select_for_update(of=("self",))
+        .select_related("table", "gaming_session")
+        .get(pk=table_session.pk)
+    )
+    supervise_check(user, locked)
+    if locked.closed_at is not None:
+        raise InvalidStateError("This table is already closed.")
+    return _close_locked(locked, user=user, client=client)
+
+
+@transaction.atomic(durable=True)
+def gaming_session_close(
+    *, gaming_session: GamingSession, user: User, client: str = ""
+) -> GamingSession:
+    """Close the night: every open table is closed first (all or nothing), then the séance."""
+    session = GamingSession.objects.select_for_update().get(pk=gaming_session.pk)
+    if session.closed_at is not None:
+        raise InvalidStateError("This gaming session is already closed.")
+    open_tables = list(
+        TableSession.objects.select_for_update(of=("self",))
+        .select_related("table", "gaming_session")
+        .filter(gaming_session=session, closed_at__isnull=True)
+        .order_by("pk")
+    )
+    for locked in open_tables:
+        supervise_check(user, locked)
+        _close_locked(locked, user=user, client=client)
+    if not has_role(user, Role.INSPECTOR) and not has_role(user, Role.MANAGER):
+        raise PermissionDeniedError("Only a table inspector or a manager may close the session.")
+    session.closed_at = timezone.now()
+    session.closed_by = user
+    session.save(update_fields=["closed_at", "closed_by"])
+    audit(
+        user=user,
+        action="gaming_session_close",
+        client=client,
+        gaming_session=session,
+        tables=[t.table.number for t in open_tables],
+    )
+    return session
