@@ -1,0 +1,1 @@
+"""Settlement reports: built by Celery at the end of a gaming session."""

@@ -1,0 +1,1 @@
+"""The croupier console: server-rendered pages with htmx, adapters over tables.services."""
