@@ -326,6 +326,20 @@ class Sabot(models.Model):
         verbose_name=_("opened by"),
     )
     closed_at = models.DateTimeField(_("closed at"), null=True, blank=True)
+    opened_seq = models.PositiveIntegerField(
+        _("opened by action"),
+        null=True,
+        blank=True,
+        help_text=_("The journal's action that formed this shoe or pack (CF-3, LM-3)."),
+    )
+    cut_by = models.ForeignKey(
+        Player,
+        on_delete=models.PROTECT,
+        null=True,
+        blank=True,
+        related_name="sabots_cut",
+        verbose_name=_("cut by"),
+    )
 
     class Meta:
         ordering = ["table_session", "number"]

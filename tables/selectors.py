@@ -14,6 +14,7 @@ from tables.engine import LegalAction
 from tables.models import (
     BankTenure,
     Coup,
+    Sabot,
     SeatOccupancy,
     Table,
     TableEvent,
@@ -21,7 +22,13 @@ from tables.models import (
     VoidDecision,
     VoidRequest,
 )
-from tables.services.journal import journal_get, last_seq_get
+from tables.services.journal import (
+    Journal,
+    engine_start,
+    journal_advance,
+    journal_get,
+    last_seq_get,
+)
 
 
 def table_list(*, active_only: bool = True) -> QuerySet[Table]:
@@ -184,3 +191,56 @@ def cagnotte_total_get(*, gaming_session: GamingSession) -> int:
         .aggregate(total=Sum("cagnotte_chips"))
     )
     return int(total["total"] or 0)
+
+
+@dataclass(frozen=True)
+class SabotLife:
+    """A shoe's life at the table (CF-3; the pack of LM-3): opened and cut by whom, cards
+    drawn, when the red stop card came out, when it ended."""
+
+    sabot: Sabot
+    cards_drawn: int
+    red_card_seq: int | None
+    ended_seq: int | None
+
+
+def sabot_life_list(*, table_session: TableSession) -> list[SabotLife]:
+    """Every sabot of a table session with what its journal says happened to it."""
+    sabots = list(
+        Sabot.objects.filter(table_session=table_session)
+        .select_related("cut_by", "opened_by")
+        .order_by("number")
+    )
+    tracked = [s for s in sabots if s.opened_seq is not None]
+    if not tracked:
+        return [SabotLife(s, 0, None, None) for s in sabots]
+    events = list(
+        TableEvent.objects.filter(table_session=table_session)
+        .order_by("seq")
+        .values_list("seq", "kind", "action", "sets_aside")
+    )
+    drawn: dict[int, int] = {}
+    red: dict[int, int] = {}
+    starts = {s.opened_seq: s.pk for s in tracked}
+    current: int | None = None
+    size = 52 * int(table_session.settings.get("decks", 1))
+    # One fold over the journal, reading the pack after each effective action.
+    aside = {n for _s, kind, _a, out in events if kind in ("undo", "void") for n in out}
+    opening = next((a for _s, kind, a, _o in events if kind == "open"), None)
+    game, state = engine_start(table_session, opening)
+    journal = Journal(game, state, 0, False, ())
+    for seq, kind, action, _aside in events:
+        if kind != "action" or seq in aside:
+            continue
+        journal = journal_advance(journal, seq, kind, action)
+        if seq in starts:
+            current = starts[seq]
+        if current is None:
+            continue
+        pack = game.view(journal.state).get("pack") or {}
+        if "left" in pack:
+            drawn[current] = size - int(pack["left"])
+        if pack.get("before_stop_card") == 0 and current not in red:
+            red[current] = seq
+    ends = {s.pk: n.opened_seq for s, n in zip(tracked, tracked[1:], strict=False)}
+    return [SabotLife(s, drawn.get(s.pk, 0), red.get(s.pk), ends.get(s.pk)) for s in sabots]

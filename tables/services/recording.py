@@ -252,6 +252,7 @@ def record(
         seq=seq,
         user=user,
         how=str(action.get("type", "")),
+        action=action,
     )
     TableEvent.objects.create(
         table_session=locked,
@@ -301,6 +302,7 @@ def consequences_book(
     seq: int,
     user: User,
     how: str,
+    action: Mapping[str, Any] | None = None,
 ) -> dict[str, Any]:
     """Book what one accepted event changed: ledger, coups, bank register, seats, sabots."""
     state = after.state
@@ -358,7 +360,7 @@ def consequences_book(
     if before.state.seating != state.seating:
         seats_sync(table_session, state, now)
     if how in ("new_shoe", "shuffle_pack"):
-        _sabot_next(table_session, user, now)
+        _sabot_next(table_session, user, now, seq, before.state, action)
     return {
         "state": state.phase,
         "banker": state.banker,
@@ -414,8 +416,20 @@ def seats_sync(table_session: TableSession, state: GameState, now: Any) -> None:
         )
 
 
-def _sabot_next(table_session: TableSession, user: User, now: Any) -> None:
-    """A new shoe (CF-3) or a new pack (LM-3) was formed: the previous sabot is finished."""
+def _sabot_next(
+    table_session: TableSession,
+    user: User,
+    now: Any,
+    seq: int,
+    before: GameState,
+    action: Mapping[str, Any] | None,
+) -> None:
+    """A new shoe (CF-3) or a new pack (LM-3) was formed: the previous sabot is finished.
+
+    The player who cut (`cut_by`, a seat, in chemin de fer) is kept with the sabot.
+    """
+    cut_seat = (action or {}).get("cut_by")
+    cutter = before.seating.player_at(cut_seat) if isinstance(cut_seat, int) else None
     Sabot.objects.filter(table_session=table_session, closed_at__isnull=True).update(closed_at=now)
     last = Sabot.objects.filter(table_session=table_session).aggregate(last=Max("number"))
     decks = table_session.settings.get("decks", 1)
@@ -425,4 +439,6 @@ def _sabot_next(table_session: TableSession, user: User, now: Any) -> None:
         decks=decks if isinstance(decks, int) else 1,
         opened_at=now,
         opened_by=user,
+        opened_seq=seq,
+        cut_by=players_by_code([cutter])[cutter] if cutter else None,
     )
