@@ -8,6 +8,8 @@ from types import MappingProxyType
 from typing import Any
 
 from tables.engine.errors import RuleError, bad_action
+from tables.engine.settings import is_int
+from tables.engine.settlement import is_player_id
 from tables.engine.table import Actor
 
 
@@ -43,18 +45,16 @@ class Param:
     accepts: Callable[[Any], bool]
 
 
-def _is_int(value: Any) -> bool:
-    return isinstance(value, int) and not isinstance(value, bool)
-
-
-INT = Param("an integer", _is_int)
-SEAT = Param("a seat number", _is_int)
-AMOUNT = Param("an amount in chips", _is_int)
+INT = Param("an integer", is_int)
+SEAT = Param("a seat number", is_int)
+AMOUNT = Param("an amount in chips", is_int)
 RANK = Param("a rank code", lambda v: isinstance(v, str))
 BOOL = Param("true or false", lambda v: isinstance(v, bool))
 TEXT = Param("a text", lambda v: isinstance(v, str))
 PLAYER = Param("a player id", lambda v: isinstance(v, str) and v != "")
-SEAT_OR_PLAYER = Param("a seat number or a player id", lambda v: _is_int(v) or isinstance(v, str))
+# The stricter player id of the game files that refuse the reserved owner names at step 1.
+PLAYER_ID = Param("a player id", is_player_id)
+SEAT_OR_PLAYER = Param("a seat number or a player id", lambda v: is_int(v) or isinstance(v, str))
 RANKS = Param(
     "a list of rank codes",
     lambda v: isinstance(v, list) and all(isinstance(item, str) for item in v),
@@ -117,14 +117,19 @@ def spec(
     return ActionSpec(type_, required, optional or {}, one_of)
 
 
+def session_actions(player: Param) -> Mapping[str, ActionSpec]:
+    """COM-3.8 the session actions, naming a player with the parameter kind ``player``."""
+    return {
+        "sit": spec("sit", player=player, seat=SEAT),
+        "leave": spec("leave", one_of=({"seat": SEAT}, {"player": player})),
+        "add_standing": spec("add_standing", player=player),
+        "set_first_banker": spec("set_first_banker", seat=SEAT),
+        "end_session": spec("end_session"),
+    }
+
+
 # COM-3.8 the session actions, accepted by every game (``set_first_banker`` not in CF).
-SESSION_ACTIONS: Mapping[str, ActionSpec] = {
-    "sit": spec("sit", player=PLAYER, seat=SEAT),
-    "leave": spec("leave", one_of=({"seat": SEAT}, {"player": PLAYER})),
-    "add_standing": spec("add_standing", player=PLAYER),
-    "set_first_banker": spec("set_first_banker", seat=SEAT),
-    "end_session": spec("end_session"),
-}
+SESSION_ACTIONS: Mapping[str, ActionSpec] = session_actions(PLAYER)
 
 
 def shape_check(specs: Mapping[str, ActionSpec], action: Action, game_title: str) -> ActionSpec:
@@ -134,3 +139,13 @@ def shape_check(specs: Mapping[str, ActionSpec], action: Action, game_title: str
         raise RuleError("E_UNKNOWN_ACTION", f"'{action.type}' does not exist in {game_title}.")
     found.check(action)
     return found
+
+
+def empty_actor_check(action: Action, needs: str) -> None:
+    """COM-10.2 step 1 completed, in the games whose files say so: the actor is never ``""``.
+
+    ``E_BAD_ACTION`` ("'type' needs {needs}."). The shape check lets an empty actor through, so
+    that a game without this rule refuses it as nobody at the table (``E_NOT_PRESENT``).
+    """
+    if action.actor == "":
+        raise bad_action(action.type, needs)

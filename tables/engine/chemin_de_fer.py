@@ -47,7 +47,6 @@ from tables.engine.chemin_de_fer_rules import (
     hand_value,
     is_natural,
     pass_hand,
-    player_id_ok,
     ponte_fault,
     priority_order,
     return_reliquat,
@@ -64,7 +63,6 @@ from tables.engine.errors import (
     above_limit,
     bank_covered,
     below_minimum,
-    no_such_seat,
     not_eligible,
     not_present,
     out_of_turn,
@@ -74,12 +72,13 @@ from tables.engine.errors import (
 from tables.engine.game import LegalAction
 from tables.engine.money import amount_check
 from tables.engine.settings import settings_check
-from tables.engine.settlement import CROUPIER, CoupRecord
+from tables.engine.settlement import CROUPIER, CoupRecord, is_player_id
 from tables.engine.table import Actor, Seating, Who
 
 # -- action shapes (COM-10.2 step 1, CF-7.2) --------------------------------------------------
 
-PLAYER_ID = Param("a player id (not croupier, cagnotte, reserve_fund or reliquat:…)", player_id_ok)
+# CF-7.2 a player id: a non-empty text other than the reserved names.
+PLAYER_ID = Param("a player id (not croupier, cagnotte, reserve_fund or reliquat:…)", is_player_id)
 TWO_RANKS = Param(
     "a list of two rank codes",
     lambda v: isinstance(v, list) and len(v) == 2 and all(isinstance(r, str) for r in v),
@@ -131,30 +130,24 @@ def _fail_state(state: CFState, action: Action) -> RuleError:
 
 def _actor(state: CFState, action: Action) -> Who:
     """CF-2.5 the actor is at the table (E_NO_SUCH_SEAT, E_NOT_PRESENT), step 3 first half."""
-    assert action.actor is not None
     return state.seating.resolve(action.actor)
 
 
 def _croupier_only(state: CFState, action: Action) -> None:
     """CF-7.1 step 3: cards, calls and session actions are recorded by the croupier."""
-    who = _actor(state, action)
-    if who.kind != "croupier":
-        raise not_eligible(who.label, action.type, "only the croupier records it")
+    _actor(state, action).require_croupier(action.type, "only the croupier records it")
 
 
 def _banker_only(state: CFState, action: Action) -> Who:
     """CF-7.1 step 3: a banker's decision (E_NOT_ELIGIBLE for anybody else)."""
-    who = _actor(state, action)
-    if who.kind == "croupier" or who.player != state.banker:
-        raise not_eligible(who.label, action.type, f"only the banker {state.banker} decides it")
-    return who
+    reason = f"only the banker {state.banker} decides it"
+    return _actor(state, action).require_banker(action.type, state.banker, reason)
 
 
 def _offeree(state: CFState, action: Action, *, banker_may: bool) -> Who:
     """Answers to a suite or hand offer: a seated player (step 3), the next offeree (step 4)."""
     who = _actor(state, action)
-    if who.kind != "seat":
-        raise not_eligible(who.label, action.type, "only a seated player answers a bank offer")
+    who.require_seated(action.type, "only a seated player answers a bank offer")
     if not banker_may and who.player == state.banker:
         raise not_eligible(who.label, action.type, "the banker offers his own suite")
     offer = state.offer
@@ -288,8 +281,7 @@ def _accept_bank(state: CFState, action: Action) -> CFState:
     if state.phase == BANK_PENDING and state.banker is None:
         # CF-6.7 / COM-9.7 vacant bank: any seated player, in any order.
         who = _actor(state, action)
-        if who.kind != "seat":
-            raise not_eligible(who.label, action.type, "only a seated player holds the bank")
+        who.require_seated(action.type, "only a seated player holds the bank")
     elif state.phase == HAND_OFFER:
         who = _offeree(state, action, banker_may=True)  # CF-6.3 / COM-9.4
     else:
@@ -324,12 +316,7 @@ def _decline_bank(state: CFState, action: Action) -> CFState:
 def _claimant(seating: Seating, player: Actor) -> str:
     """CF-2.5 a claim's player, by seat number or id (E_NO_SUCH_SEAT, E_NOT_PRESENT)."""
     if isinstance(player, int):
-        if not seating.seat_exists(player):
-            raise no_such_seat(player, seating.seat_count)
-        occupant = seating.player_at(player)
-        if occupant is None:
-            raise not_present(f"Seat {player}")
-        return occupant
+        return seating.resolve(player).label  # a seated player: his id
     if player == CROUPIER or not seating.is_present(player):
         raise not_present(player)
     return player
@@ -643,10 +630,10 @@ def _session_state(state: CFState, action: Action) -> None:
 
 def _sit(state: CFState, action: Action) -> CFState:
     _session_state(state, action)
-    seating = state.seating.sit(action["player"], action["seat"])  # COM-3.8 errors
-    if state.seating.seated_count >= state.rules.max_players:
-        # CF-6.8 checked after the seat and player checks.
-        raise table_size(TITLE, 4, state.rules.max_players, state.seating.seated_count)
+    # COM-3.8 errors, then CF-6.8 E_TABLE_SIZE, checked after the seat and player checks.
+    seating = state.seating.sit_up_to(
+        action["player"], action["seat"], state.rules.max_players, game_title=TITLE, minimum=4
+    )
     return replace(state, seating=seating)
 
 

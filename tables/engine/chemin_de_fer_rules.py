@@ -23,10 +23,9 @@ from tables.engine.settings import (
 )
 from tables.engine.settlement import (
     CAGNOTTE,
-    RELIQUAT_PREFIX,
-    RESERVED_IDS,
     CoupRecord,
     Transfer,
+    is_player_id,
     reliquat_of,
 )
 from tables.engine.table import Seating
@@ -56,22 +55,12 @@ MIN_PLAYERS = 4  # CF-2.2
 # -- §1 settings ----------------------------------------------------------------------------
 
 
-def player_id_ok(value: object) -> bool:
-    """CF-7.2 a player id: a non-empty text other than the reserved names."""
-    return (
-        isinstance(value, str)
-        and value != ""
-        and value not in RESERVED_IDS
-        and not value.startswith(RELIQUAT_PREFIX)
-    )
-
-
 def _fixed_banker_setting() -> Setting:
     """CF-6.5 / CF-I27: none, or a player id (checked against the seats at ``start``)."""
     return Setting(
         "fixed_banker",
         None,
-        lambda value, _: value is None or player_id_ok(value),
+        lambda value, _: value is None or is_player_id(value),
         lambda _: "none or the id of a player seated when the session opens",
     )
 

@@ -15,7 +15,15 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, replace
 from typing import Any, Literal
 
-from tables.engine.actions import AMOUNT, RANK, SESSION_ACTIONS, Action, ActionSpec, spec
+from tables.engine.actions import (
+    AMOUNT,
+    RANK,
+    SESSION_ACTIONS,
+    Action,
+    ActionSpec,
+    empty_actor_check,
+    spec,
+)
 from tables.engine.cards import Pack
 from tables.engine.errors import (
     RuleError,
@@ -29,7 +37,13 @@ from tables.engine.errors import (
     wrong_state,
 )
 from tables.engine.game import GameState, LegalAction
-from tables.engine.money import Rounding, amount_check, cagnotte_levy, split_largest_remainder
+from tables.engine.money import (
+    Rounding,
+    amount_check,
+    cagnotte_levy,
+    is_whole_chips,
+    split_largest_remainder,
+)
 from tables.engine.settings import (
     CHIP_UNIT,
     Setting,
@@ -38,15 +52,15 @@ from tables.engine.settings import (
     cagnotte_settings,
     chips_setting,
     int_setting,
+    is_int,
     settings_check,
 )
 from tables.engine.settlement import (
     CAGNOTTE,
-    RELIQUAT_PREFIX,
     RESERVE_FUND,
-    RESERVED_IDS,
     CoupRecord,
     Transfer,
+    is_player_owner,
     zero_sum_check,
 )
 from tables.engine.table import Actor, Seating, Who
@@ -72,10 +86,6 @@ EMPTY_PACK_HINT = "record shuffle_pack to re-form it"
 # -- settings (§1) ---------------------------------------------------------------------------
 
 
-def _is_int(value: object) -> bool:
-    return isinstance(value, int) and not isinstance(value, bool)
-
-
 def _required_chips(name: str) -> Setting:
     """A positive multiple of ``chip_unit`` that has no default: it must be set (§1)."""
 
@@ -95,11 +105,8 @@ def _max_bank_setting() -> Setting:
     def check(value: Any, earlier: Settings) -> bool:
         if value is None:
             return True
-        unit: int = earlier["chip_unit"]
         return (
-            _is_int(value)
-            and value > 0
-            and value % unit == 0
+            is_whole_chips(value, earlier["chip_unit"])
             and value >= earlier["agreed_stake"]
             and value >= earlier["min_bank"]
         )
@@ -290,10 +297,9 @@ def _require_coup(state: LRState) -> Coup:
 
 def _id_check(action: Action) -> None:
     """Step 1 completed: an actor or ``player`` that is not a player id (LR-4.0.4)."""
-    if action.actor == "":
-        raise bad_action(action.type, "an actor: a seat, a player id or croupier")
+    empty_actor_check(action, "an actor: a seat, a player id or croupier")
     player = action.get("player")
-    if isinstance(player, str) and (player in RESERVED_IDS or player.startswith(RELIQUAT_PREFIX)):
+    if isinstance(player, str) and not is_player_owner(player):
         raise bad_action(action.type, f"a player id, not {player!r}")
 
 
@@ -337,34 +343,26 @@ def _state_check(state: LRState, action: Action) -> None:
 
 def _resolve(state: LRState, action: Action) -> Who:
     """COM-10.2 step 3, LR-4.0.4: ``E_NO_SUCH_SEAT``, then ``E_NOT_PRESENT``."""
-    assert action.actor is not None  # the shape check refused a missing actor
     return state.seating.resolve(action.actor)
 
 
 def _croupier_only(state: LRState, action: Action) -> None:
     """COM-10.2 step 3: only the croupier records cards and session actions (COM-3.7)."""
-    who = _resolve(state, action)
-    if who.kind != "croupier":
-        raise not_eligible(who.label, action.type, "only the croupier records this")
+    _resolve(state, action).require_croupier(action.type, "only the croupier records this")
 
 
 def _seated_player(state: LRState, action: Action) -> Who:
     """COM-10.2 step 3 for a player's own decision: a seated player (LR-2.8, LR-4.0.4)."""
-    who = _resolve(state, action)
-    if who.kind == "croupier":
-        raise not_eligible(who.label, action.type, "the croupier is never a player (COM-3.7)")
-    if who.kind == "standing":
-        raise not_eligible(
-            who.label, action.type, "standing players have no part in landsknecht (LR-2.8)"
-        )
-    return who
+    return _resolve(state, action).require_seated(
+        action.type,
+        "standing players have no part in landsknecht (LR-2.8)",
+        croupier="the croupier is never a player (COM-3.7)",
+    )
 
 
 def _the_banker(state: LRState, action: Action, reason: str) -> Who:
     who = _seated_player(state, action)
-    if who.player != state.banker_player:
-        raise not_eligible(who.label, action.type, reason)
-    return who
+    return who.require_banker(action.type, state.banker_player, reason)
 
 
 # -- bank amounts (LR-4.1.1) -------------------------------------------------------------------
@@ -707,11 +705,14 @@ def _set_first_banker(state: LRState, action: Action) -> LRState:
 def _sit(state: LRState, action: Action) -> LRState:
     _state_check(state, action)
     _croupier_only(state, action)
-    seating = state.seating.sit(action["player"], action["seat"])  # COM-3.8 errors
-    if state.seating.seated_count >= state.config.max_players:  # LR-4.1.3
-        raise table_size(
-            GAME.title, MIN_PLAYERS, state.config.max_players, state.seating.seated_count
-        )
+    # COM-3.8 errors, then LR-4.1.3 E_TABLE_SIZE.
+    seating = state.seating.sit_up_to(
+        action["player"],
+        action["seat"],
+        state.config.max_players,
+        game_title=GAME.title,
+        minimum=MIN_PLAYERS,
+    )
     return replace(state, seating=seating)  # LR-2.2, LR-I5 not a member
 
 
@@ -979,7 +980,7 @@ class Landsknecht:
     actions: Mapping[str, ActionSpec] = _actions()
 
     def settings_validate(self, raw: Mapping[str, Any], seat_count: int) -> dict[str, Any]:
-        if not _is_int(seat_count) or seat_count < 2:  # COM-10.2.1
+        if not is_int(seat_count) or seat_count < 2:  # COM-10.2.1
             raise RuleError("E_SETTING", f"Setting seat_count={seat_count!r} is outside ≥ 2.")
         return settings_check(_settings_table(seat_count), raw)
 

@@ -16,12 +16,22 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, replace
 from typing import Any
 
-from tables.engine.actions import AMOUNT, INT, RANK, SEAT, Action, ActionSpec, Param, spec
+from tables.engine.actions import (
+    AMOUNT,
+    INT,
+    PLAYER_ID,
+    RANK,
+    SEAT,
+    Action,
+    ActionSpec,
+    empty_actor_check,
+    session_actions,
+    spec,
+)
 from tables.engine.cards import Pack
 from tables.engine.errors import (
     RuleError,
     above_limit,
-    bad_action,
     below_minimum,
     not_eligible,
     out_of_turn,
@@ -40,14 +50,7 @@ from tables.engine.settings import (
     int_setting,
     settings_check,
 )
-from tables.engine.settlement import (
-    CAGNOTTE,
-    CROUPIER,
-    RELIQUAT_PREFIX,
-    RESERVED_IDS,
-    CoupRecord,
-    Transfer,
-)
+from tables.engine.settlement import CAGNOTTE, CROUPIER, CoupRecord, Transfer
 from tables.engine.table import Actor, Seating, Who
 
 # -- phases (LC-5.0) -------------------------------------------------------------------------
@@ -137,18 +140,6 @@ class Config:
 # -- action shapes (LC-5.0.1 step 1) ----------------------------------------------------------
 
 
-def _is_player_id(value: Any) -> bool:
-    return (
-        isinstance(value, str)
-        and value != ""
-        and value not in RESERVED_IDS
-        and not value.startswith(RELIQUAT_PREFIX)
-    )
-
-
-# LC-5.0.1 step 1: a player id is a non-empty string other than the reserved owner names.
-PLAYER_ID = Param("a player id", _is_player_id)
-
 ACTIONS: Mapping[str, ActionSpec] = {
     "start_coup": spec("start_coup"),
     "deal_card": spec("deal_card", to=SEAT, rank=RANK),
@@ -159,12 +150,9 @@ ACTIONS: Mapping[str, ActionSpec] = {
     "accept_bank": spec("accept_bank"),
     "decline_bank": spec("decline_bank"),
     "rejouissance": spec("rejouissance", amount=INT),  # LC-I7: named, never accepted
-    # COM-3.8 session actions, with the stricter player id of LC-5.0.1 step 1.
-    "sit": spec("sit", player=PLAYER_ID, seat=SEAT),
-    "leave": spec("leave", one_of=({"seat": SEAT}, {"player": PLAYER_ID})),
-    "add_standing": spec("add_standing", player=PLAYER_ID),
-    "set_first_banker": spec("set_first_banker", seat=SEAT),
-    "end_session": spec("end_session"),
+    # COM-3.8 session actions, with the stricter player id of LC-5.0.1 step 1: a non-empty
+    # string other than the reserved owner names.
+    **session_actions(PLAYER_ID),
 }
 
 _CROUPIER_ACTIONS = frozenset(
@@ -298,8 +286,7 @@ class LansquenetClassique:
     def apply(self, state: Any, action: Action) -> LCState:
         assert isinstance(state, LCState)
         # Step 1 (the rest is the shape check of game.step): the actor is a non-empty string.
-        if action.actor == "":
-            raise bad_action(action.type, ACTIONS[action.type].describe())
+        empty_actor_check(action, ACTIONS[action.type].describe())
         # Step 2: réjouissance first, in every state (LC-I7).
         if action.type == "rejouissance":
             raise RuleError(
@@ -313,7 +300,6 @@ class LansquenetClassique:
             )
         self._state_check(state, action.type)
         # Step 3: the actor is at the table, then may perform the action at all.
-        assert action.actor is not None
         who = state.seating.resolve(action.actor)
         self._eligibility_check(state, action.type, who)
         return _HANDLERS[action.type](state, action, who)
@@ -332,8 +318,7 @@ class LansquenetClassique:
     def _eligibility_check(self, state: LCState, action_type: str, who: Who) -> None:
         """LC-5.0.1 step 3, second part: ``E_NOT_ELIGIBLE``."""
         if action_type in _CROUPIER_ACTIONS:
-            if who.kind != "croupier":
-                raise not_eligible(who.label, action_type, "only the croupier records this")
+            who.require_croupier(action_type, "only the croupier records this")
         elif action_type == "carabin_bet":
             if who.kind == "croupier":
                 raise not_eligible(who.label, action_type, "the croupier is never a player")
@@ -341,11 +326,10 @@ class LansquenetClassique:
                 # LC-2.2 only carabins (players without a seat) bet on cartes de reprise.
                 raise not_eligible(who.label, action_type, "a coupeur is not a carabin")
         elif action_type in ("keep_bank", "pass_bank"):
-            if who.kind != "seat" or who.player != state.banker:
-                raise not_eligible(who.label, action_type, "only the banker decides on his bank")
-        elif action_type in ("accept_bank", "decline_bank") and who.kind != "seat":
+            who.require_banker(action_type, state.banker, "only the banker decides on his bank")
+        elif action_type in ("accept_bank", "decline_bank"):
             # LC-2.1, COM-9.1 only a seated coupeur may hold the bank.
-            raise not_eligible(who.label, action_type, "only a seated coupeur can hold the bank")
+            who.require_seated(action_type, "only a seated coupeur can hold the bank")
 
     # -- legal actions (LC-5.0) ----------------------------------------------------------------
 
@@ -825,14 +809,13 @@ def _vacant(state: LCState) -> LCState:
 
 def _sit(state: LCState, action: Action, who: Who) -> LCState:
     """COM-3.8 sit: E_NO_SUCH_SEAT, E_SEAT_TAKEN, E_PLAYER_PRESENT, then E_TABLE_SIZE (LC-2.5)."""
-    seating = state.seating.sit(action["player"], action["seat"])
-    if state.seating.seated_count >= state.config.max_seated:
-        raise table_size(
-            TITLE,
-            MIN_PLAYERS,
-            state.config.max_seated,
-            state.seating.seated_count,
-        )
+    seating = state.seating.sit_up_to(
+        action["player"],
+        action["seat"],
+        state.config.max_seated,
+        game_title=TITLE,
+        minimum=MIN_PLAYERS,
+    )
     return replace(state, seating=seating)
 
 

@@ -25,6 +25,7 @@ from tables.engine.actions import (
     SESSION_ACTIONS,
     Action,
     ActionSpec,
+    empty_actor_check,
     spec,
 )
 from tables.engine.cards import Pack
@@ -74,14 +75,7 @@ from tables.engine.lansquenet_moderne_state import (
 from tables.engine.lansquenet_moderne_view import table_view
 from tables.engine.money import amount_check, cagnotte_levy, round_down
 from tables.engine.settings import settings_check
-from tables.engine.settlement import (
-    CAGNOTTE,
-    CROUPIER,
-    RELIQUAT_PREFIX,
-    RESERVED_IDS,
-    CoupRecord,
-    Transfer,
-)
+from tables.engine.settlement import CAGNOTTE, CROUPIER, CoupRecord, Transfer, is_player_id
 from tables.engine.table import Actor, Seating, Who
 
 __all__ = ["GAME", "LMState", "LansquenetModerne", "rightful_successor"]
@@ -108,21 +102,16 @@ def _wrong_state(st: LMState, action: Action, why: str = "") -> RuleError:
 
 def _actor(st: LMState, action: Action) -> Who:
     """COM-10.2 step 3, first half: who is acting (LM-2.4, LM-I21)."""
-    assert action.actor is not None
     return st.seating.resolve(action.actor)
 
 
 def _croupier_only(st: LMState, action: Action) -> None:
-    who = _actor(st, action)
-    if who.kind != "croupier":
-        raise not_eligible(who.label, action.type, "only the croupier records it")
+    _actor(st, action).require_croupier(action.type, "only the croupier records it")
 
 
 def _banker_only(st: LMState, action: Action) -> Who:
-    who = _actor(st, action)
-    if who.kind != "seat" or who.seat != st.banker_seat:
-        raise not_eligible(who.label, action.type, f"only the banker {st.banker} decides this")
-    return who
+    reason = f"only the banker {st.banker} decides this"
+    return _actor(st, action).require_banker(action.type, st.banker, reason)
 
 
 def _check_amount(st: LMState, amount: object, minimum: int, maximum: int, what: str) -> int:
@@ -135,20 +124,10 @@ def _check_amount(st: LMState, amount: object, minimum: int, maximum: int, what:
     return checked
 
 
-def _is_player_id(value: object) -> bool:
-    return (
-        isinstance(value, str)
-        and value != ""
-        and value not in RESERVED_IDS
-        and not value.startswith(RELIQUAT_PREFIX)
-    )
-
-
 def _shape_extras(action: Action) -> None:
     """Step 1 completed (LM-2.4): an empty actor, a ``player`` that is no player id."""
-    if action.actor == "":
-        raise bad_action(action.type, "an actor: a seat number, a player id or croupier")
-    if "player" in action.params and not _is_player_id(action["player"]):
+    empty_actor_check(action, "an actor: a seat number, a player id or croupier")
+    if "player" in action.params and not is_player_id(action["player"]):
         raise bad_action(action.type, "a player id (not croupier, cagnotte or reserve_fund)")
 
 
@@ -271,8 +250,7 @@ def _accept_bank(st: LMState, action: Action) -> LMState:
     if st.phase == BANK_PENDING and st.vacant:
         # LM-6.6.2 / LM-I24: any seated player, the outgoing banker included, in no order.
         who = _actor(st, action)
-        if who.kind != "seat":
-            raise not_eligible(who.label, action.type, "only a seated player may hold the bank")
+        who.require_seated(action.type, "only a seated player may hold the bank")
         assert who.seat is not None
         return _new_banker_by_rotation(st, who.seat)
     raise _wrong_state(st, action)
@@ -307,12 +285,11 @@ def _stake_or_speak(st: LMState, action: Action) -> LMState:
         raise _wrong_state(st, action)  # LM-4.4.1: no banco or pass in completion
     coup = st.in_play
     who = _actor(st, action)
-    if who.kind == "croupier":
-        raise not_eligible(who.label, action.type, "the croupier never plays")
-    if who.kind == "standing":
-        raise not_eligible(
-            who.label, action.type, "standing players only complete after round 2 (LM-4.4.1)"
-        )
+    who.require_seated(
+        action.type,
+        "standing players only complete after round 2 (LM-4.4.1)",
+        croupier="the croupier never plays",
+    )
     if who.seat == st.banker_seat:
         raise not_eligible(who.label, action.type, "the banker does not stake on his own bank")
     expected = coup.speakers[coup.turn]
@@ -644,8 +621,7 @@ def _offeree_turn(st: LMState, action: Action, *, purchase: bool) -> int:
     """Steps 3–4 for an answer to an offer (LM-6.4.2, LM-6.6.1)."""
     offer = st.current_offer
     who = _actor(st, action)
-    if who.kind != "seat":
-        raise not_eligible(who.label, action.type, "only a seated player may hold the bank")
+    who.require_seated(action.type, "only a seated player may hold the bank")
     if purchase and who.seat == st.banker_seat:
         raise not_eligible(who.label, action.type, "the outgoing banker cannot buy his own bank")
     if who.seat != offer.current:

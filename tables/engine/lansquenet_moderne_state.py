@@ -19,6 +19,7 @@ from tables.engine.settings import (
     chips_setting,
     choice_setting,
     int_setting,
+    is_int,
 )
 from tables.engine.settlement import CoupRecord, Transfer
 from tables.engine.table import Seating
@@ -85,12 +86,7 @@ def _min_stake_setting() -> Setting:
 
     def check(value: Any, earlier: Settings) -> bool:
         unit: int = earlier["chip_unit"]
-        return (
-            isinstance(value, int)
-            and not isinstance(value, bool)
-            and unit <= value <= earlier["min_bank"]
-            and value % unit == 0
-        )
+        return is_int(value) and unit <= value <= earlier["min_bank"] and value % unit == 0
 
     def allowed(earlier: Settings) -> str:
         return (

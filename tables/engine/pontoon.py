@@ -19,24 +19,22 @@ from typing import Any
 
 from tables.engine.actions import (
     AMOUNT,
+    PLAYER_ID,
     RANK,
     SEAT,
     Action,
     ActionSpec,
-    Param,
+    empty_actor_check,
+    session_actions,
     spec,
 )
 from tables.engine.cards import Pack
 from tables.engine.errors import (
     RuleError,
     above_limit,
-    bad_action,
     below_minimum,
-    no_such_seat,
     not_eligible,
     out_of_turn,
-    player_present,
-    seat_taken,
     table_size,
     wrong_state,
 )
@@ -72,16 +70,10 @@ from tables.engine.settings import (
     cagnotte_settings,
     chips_setting,
     int_setting,
+    is_int,
     settings_check,
 )
-from tables.engine.settlement import (
-    CAGNOTTE,
-    CROUPIER,
-    RELIQUAT_PREFIX,
-    RESERVED_IDS,
-    CoupRecord,
-    Transfer,
-)
+from tables.engine.settlement import CAGNOTTE, CROUPIER, CoupRecord, Transfer
 from tables.engine.table import Actor, Seating, Who
 
 TITLE = "Pontoon"
@@ -107,18 +99,6 @@ SETTINGS: tuple[Setting, ...] = (
 # -- actions (PT-7.3) --------------------------------------------------------------------------
 
 
-def _valid_player_id(value: Any) -> bool:
-    return (
-        isinstance(value, str)
-        and value != ""
-        and value not in RESERVED_IDS
-        and not value.startswith(RELIQUAT_PREFIX)
-    )
-
-
-# PT-7.3 a player id is a non-empty string other than the owners' reserved names.
-PLAYER_ID = Param("a player id", _valid_player_id)
-
 PLAY_ACTIONS = ("buy", "twist", "stick")
 
 ACTIONS: Mapping[str, ActionSpec] = {
@@ -134,12 +114,9 @@ ACTIONS: Mapping[str, ActionSpec] = {
     "accept_bank": spec("accept_bank"),
     "decline_bank": spec("decline_bank"),
     "give_up_bank": spec("give_up_bank"),
-    # COM-3.8 session actions
-    "sit": spec("sit", player=PLAYER_ID, seat=SEAT),
-    "leave": spec("leave", one_of=({"seat": SEAT}, {"player": PLAYER_ID})),
-    "add_standing": spec("add_standing", player=PLAYER_ID),
-    "set_first_banker": spec("set_first_banker", seat=SEAT),
-    "end_session": spec("end_session"),
+    # COM-3.8 session actions; PT-7.3 a player id is a non-empty string other than the owners'
+    # reserved names.
+    **session_actions(PLAYER_ID),
 }
 
 
@@ -241,27 +218,18 @@ def _finished_check(state: PontoonState, action: Action) -> None:
 
 def _croupier(state: PontoonState, action: Action) -> Who:
     """PT-7.5 ``start_coup``, ``deal_card`` and the session actions: the croupier only."""
-    who = state.seating.resolve(_actor(action))
-    if who.kind != "croupier":
-        raise not_eligible(who.label, action.type, "only the croupier records this")
-    return who
-
-
-def _actor(action: Action) -> Actor:
-    actor = action.actor
-    assert actor is not None  # the shape check refuses a missing actor
-    return actor
+    who = state.seating.resolve(action.actor)
+    return who.require_croupier(action.type, "only the croupier records this")
 
 
 def _seated(state: PontoonState, action: Action) -> Who:
     """A seated player, never the croupier or a standing player (PT-2.3, PT-7.5)."""
-    who = state.seating.resolve(_actor(action))
-    if who.kind == "croupier":
-        raise not_eligible("the croupier", action.type, "the croupier is never a player")
-    if who.kind == "standing":
-        raise not_eligible(who.label, action.type, "a standing player has no role in pontoon")
-    assert who.seat is not None
-    return who
+    who = state.seating.resolve(action.actor)
+    return who.require_seated(
+        action.type,
+        "a standing player has no role in pontoon",
+        croupier="the croupier is never a player",
+    )
 
 
 def _coup_player(state: PontoonState, coup: Coup, action: Action) -> Hand:
@@ -592,8 +560,7 @@ def _decline_bank(state: PontoonState, action: Action) -> PontoonState:
 def _give_up_bank(state: PontoonState, action: Action) -> PontoonState:
     _require(state, action, state.phase == COUP_START and state.banker is not None)  # PT-6.6
     who = _seated(state, action)
-    if who.player != state.banker:
-        raise not_eligible(who.label, action.type, f"only the banker {state.banker} can")
+    who.require_banker(action.type, state.banker, f"only the banker {state.banker} can")
     assert who.seat is not None
     # PT-6.3, PT-I13, COM-9.4 rotation order from the banker, the outgoing banker last.
     order = state.seating.rotation_from(who.seat) + (who.seat,)
@@ -614,20 +581,15 @@ def _named(seating: Seating, seats: tuple[int, ...]) -> tuple[tuple[int, str], .
 def _sit(state: PontoonState, action: Action) -> PontoonState:
     _require(state, action, state.phase == COUP_START)
     _croupier(state, action)
-    seating = state.seating
-    seat: int = action["seat"]
-    player: str = action["player"]
     # PT-7.4 E_NO_SUCH_SEAT, E_SEAT_TAKEN, E_PLAYER_PRESENT, then E_TABLE_SIZE (PT-1.2).
-    if not seating.seat_exists(seat):
-        raise no_such_seat(seat, seating.seat_count)
-    occupant = seating.player_at(seat)
-    if occupant is not None:
-        raise seat_taken(seat, occupant)
-    if seating.is_present(player):
-        raise player_present(player)
-    if seating.seated_count >= state.rules.max_seated:
-        raise table_size(TITLE, MIN_PLAYERS, state.rules.max_seated, seating.seated_count)
-    return replace(state, seating=seating.sit(player, seat))
+    seating = state.seating.sit_up_to(
+        action["player"],
+        action["seat"],
+        state.rules.max_seated,
+        game_title=TITLE,
+        minimum=MIN_PLAYERS,
+    )
+    return replace(state, seating=seating)
 
 
 def _leave(state: PontoonState, action: Action) -> PontoonState:
@@ -766,7 +728,7 @@ class Pontoon:
 
     def settings_validate(self, raw: Mapping[str, Any], seat_count: int) -> dict[str, Any]:
         """PT-1 the settings table; PT-1.1 anything else is ``E_SETTING``."""
-        if isinstance(seat_count, bool) or not isinstance(seat_count, int) or seat_count < 2:
+        if not is_int(seat_count) or seat_count < 2:
             raise RuleError(  # COM-10.2.1
                 "E_SETTING", f"Setting seat_count={seat_count!r} is outside integers ≥ 2."
             )
@@ -778,8 +740,8 @@ class Pontoon:
 
     def apply(self, state: GameState, action: Action) -> PontoonState:
         assert isinstance(state, PontoonState)
-        if action.actor == "":  # PT-7.3 an actor is an integer or a non-empty string
-            raise bad_action(action.type, ACTIONS[action.type].describe())
+        # PT-7.3 an actor is an integer or a non-empty string
+        empty_actor_check(action, ACTIONS[action.type].describe())
         handler = HANDLERS.get(action.type)
         if handler is None:  # the shape check has refused it already (E_UNKNOWN_ACTION)
             raise RuleError("E_UNKNOWN_ACTION", f"'{action.type}' does not exist in {TITLE}.")

@@ -11,7 +11,8 @@ from tables.engine.actions import Action
 from tables.engine.errors import RuleError
 from tables.engine.game import Game, GameState, legal_action_types, step
 from tables.engine.registry import GAME_MODULES, game_get
-from tables.engine.settlement import RELIQUAT_PREFIX, RESERVED_IDS, Transfer, results_of
+from tables.engine.settings import is_int
+from tables.engine.settlement import Transfer, is_player_id, results_of
 from tables.engine.table import Seating
 
 
@@ -58,15 +59,6 @@ def _invalid(code: str, message: str) -> InvalidScenario:
     return InvalidScenario(code, message)
 
 
-def _valid_player_id(value: object) -> bool:
-    return (
-        isinstance(value, str)
-        and value != ""
-        and value not in RESERVED_IDS
-        and not value.startswith(RELIQUAT_PREFIX)
-    )
-
-
 def scenario_load(data: Any) -> Scenario:
     """Read one scenario object; ``InvalidScenario`` names the field that is wrong."""
     if not isinstance(data, Mapping):
@@ -81,7 +73,7 @@ def scenario_load(data: Any) -> Scenario:
         )
     game = game_get(code)
     seat_count = data.get("seat_count", game.default_seat_count)
-    if not isinstance(seat_count, int) or isinstance(seat_count, bool) or seat_count < 2:
+    if not is_int(seat_count) or seat_count < 2:
         # COM-10.2.1 a table has at least two seats.
         raise _invalid("E_SETTING", f"Setting seat_count={seat_count!r} is outside integers ≥ 2.")
     raw_settings = data.get("settings", {})
@@ -114,11 +106,11 @@ def _seating_load(data: Mapping[str, Any], seat_count: int) -> Seating:
     standing = data.get("standing", [])
     if not isinstance(seats, Mapping):
         raise _invalid("E_BAD_ACTION", "field 'seats' must map seat numbers to player ids")
-    if not isinstance(standing, list) or not all(_valid_player_id(p) for p in standing):
+    if not isinstance(standing, list) or not all(is_player_id(p) for p in standing):
         raise _invalid("E_BAD_ACTION", "field 'standing' must be a list of player ids")
     pairs: list[tuple[int, str]] = []
     for key, player in seats.items():
-        if not isinstance(key, str) or not key.isdigit() or not _valid_player_id(player):
+        if not isinstance(key, str) or not key.isdigit() or not is_player_id(player):
             raise _invalid(
                 "E_BAD_ACTION", f"field 'seats' entry {key!r}: {player!r} is not seat → player id"
             )

@@ -16,7 +16,8 @@ Settings = Mapping[str, Any]
 Default = Any | Callable[[Settings], Any]
 
 
-def _is_int(value: object) -> bool:
+def is_int(value: object) -> bool:
+    """An integer, and not a boolean (``True`` is an ``int`` in Python)."""
     return isinstance(value, int) and not isinstance(value, bool)
 
 
@@ -41,7 +42,7 @@ def int_setting(name: str, default: Default, minimum: int, maximum: int | None =
     """An integer in ``minimum..maximum`` (a fixed setting has ``minimum == maximum``)."""
 
     def check(value: Any, _: Settings) -> bool:
-        return _is_int(value) and value >= minimum and (maximum is None or value <= maximum)
+        return is_int(value) and value >= minimum and (maximum is None or value <= maximum)
 
     def allowed(_: Settings) -> str:
         if maximum is None:
@@ -74,7 +75,7 @@ def chips_setting(
         if value is None:
             return nullable
         unit: int = earlier["chip_unit"]
-        if not _is_int(value) or value <= 0 or value % unit != 0:
+        if not is_int(value) or value <= 0 or value % unit != 0:
             return False
         floor = earlier.get(at_least) if at_least else None
         return floor is None or value >= floor

@@ -20,7 +20,13 @@ def reliquat_of(player: str) -> str:
 
 
 def is_player_owner(owner: str) -> bool:
+    """True unless ``owner`` is one of the reserved names: ``RESERVED_IDS`` or ``reliquat:…``."""
     return owner not in RESERVED_IDS and not owner.startswith(RELIQUAT_PREFIX)
+
+
+def is_player_id(value: object) -> bool:
+    """A player id: a non-empty text that is not a reserved owner name (SCENARIOS.md)."""
+    return isinstance(value, str) and value != "" and is_player_owner(value)
 
 
 # COM-10.6 the transfer reasons of the game files.

@@ -9,9 +9,11 @@ from typing import Literal
 from tables.engine.errors import (
     RuleError,
     no_such_seat,
+    not_eligible,
     not_present,
     player_present,
     seat_taken,
+    table_size,
 )
 from tables.engine.settlement import CROUPIER
 
@@ -35,6 +37,29 @@ class Who:
             return "the croupier"
         assert self.player is not None
         return self.player
+
+    # -- COM-10.2 step 3, second half: may this actor perform the action at all? --------------
+    # Each check raises ``E_NOT_ELIGIBLE`` worded with the game's own ``reason``.
+
+    def require_croupier(self, action: str, reason: str) -> Who:
+        """The croupier only (COM-3.7: he records the cards and the session actions)."""
+        if self.kind != "croupier":
+            raise not_eligible(self.label, action, reason)
+        return self
+
+    def require_seated(self, action: str, reason: str, *, croupier: str | None = None) -> Who:
+        """A seated player; ``croupier``, if given, is the reason worded for the croupier."""
+        if self.kind == "croupier" and croupier is not None:
+            raise not_eligible(self.label, action, croupier)
+        if self.kind != "seat":
+            raise not_eligible(self.label, action, reason)
+        return self
+
+    def require_banker(self, action: str, banker: str | None, reason: str) -> Who:
+        """The banker ``banker``, who always has a seat (COM-9.1)."""
+        if self.kind != "seat" or self.player != banker:
+            raise not_eligible(self.label, action, reason)
+        return self
 
 
 @dataclass(frozen=True)
@@ -79,24 +104,16 @@ class Seating:
 
     # -- actors ------------------------------------------------------------------------------
 
-    def resolve(self, actor: Actor) -> Who:
+    def resolve(self, actor: Actor | None) -> Who:
         """Resolve a recorded actor (COM-10.2 step 3: ``E_NO_SUCH_SEAT``, ``E_NOT_PRESENT``)."""
+        assert actor is not None  # the shape check refuses a missing actor
         if actor == CROUPIER:
             return Who("croupier")
         if isinstance(actor, int) and not isinstance(actor, bool):
-            if not self.seat_exists(actor):
-                raise no_such_seat(actor, self.seat_count)
-            occupant = self.player_at(actor)
-            if occupant is None:
-                raise not_present(f"Seat {actor}")
-            return Who("seat", actor, occupant)
+            self.seat_param(actor)
+            return Who("seat", actor, self.player_at(actor))
         if isinstance(actor, str):
-            seat = self.seat_of(actor)
-            if seat is not None:
-                return Who("seat", seat, actor)
-            if actor in self.standing:
-                return Who("standing", None, actor)
-            raise not_present(actor)
+            return self._present(actor)
         raise RuleError(
             "E_BAD_ACTION", f"'{actor}' is not an actor; use a seat, an id or croupier."
         )
@@ -138,15 +155,32 @@ class Seating:
         seats = tuple(sorted((*self.seats, (seat, player))))
         return Seating(self.seat_count, seats, self.standing)
 
+    def sit_up_to(
+        self, player: str, seat: int, maximum: int, *, game_title: str, minimum: int
+    ) -> Seating:
+        """``sit`` at a table of at most ``maximum`` seated players.
+
+        The errors of ``sit`` first, then ``E_TABLE_SIZE`` when ``maximum`` players already sit
+        (worded with ``minimum``–``maximum`` and the count before this player).
+        """
+        seating = self.sit(player, seat)
+        if self.seated_count >= maximum:
+            raise table_size(game_title, minimum, maximum, self.seated_count)
+        return seating
+
     def leaving(self, *, seat: int | None = None, player: str | None = None) -> Who:
         """The person ``leave(seat)`` or ``leave(player)`` names (E_NO_SUCH_SEAT, E_NOT_PRESENT)."""
         if seat is not None:
             self.seat_param(seat)
             return Who("seat", seat, self.player_at(seat))
         assert player is not None
-        found = self.seat_of(player)
-        if found is not None:
-            return Who("seat", found, player)
+        return self._present(player)
+
+    def _present(self, player: str) -> Who:
+        """``player`` seated or standing, else ``E_NOT_PRESENT``."""
+        seat = self.seat_of(player)
+        if seat is not None:
+            return Who("seat", seat, player)
         if player in self.standing:
             return Who("standing", None, player)
         raise not_present(player)

@@ -5,7 +5,15 @@ from __future__ import annotations
 import pytest
 from hypothesis import given, strategies as st
 
-from tables.engine.actions import AMOUNT, SESSION_ACTIONS, Action, spec
+from tables.engine.actions import (
+    AMOUNT,
+    PLAYER_ID,
+    SESSION_ACTIONS,
+    Action,
+    empty_actor_check,
+    session_actions,
+    spec,
+)
 from tables.engine.cards import RANKS, Pack, rank_check
 from tables.engine.errors import RuleError
 from tables.engine.money import (
@@ -22,7 +30,14 @@ from tables.engine.settings import (
     int_setting,
     settings_check,
 )
-from tables.engine.settlement import CoupRecord, Transfer, reliquat_of, results_of
+from tables.engine.settlement import (
+    CoupRecord,
+    Transfer,
+    is_player_id,
+    is_player_owner,
+    reliquat_of,
+    results_of,
+)
 from tables.engine.table import Seating
 
 
@@ -252,6 +267,66 @@ def test_com_3_8_sit_and_leave_errors() -> None:
     assert seating.without(seating.leaving(player="X")).standing == ()
 
 
+def test_com_3_8_sit_up_to_a_maximum_after_the_seat_errors() -> None:
+    seating = _seating()  # five seated
+    assert seating.sit_up_to("N", 4, 6, game_title="G", minimum=2).occupied == (1, 2, 3, 4, 5, 7)
+    # The errors of sit come first, then E_TABLE_SIZE with the count before the new player.
+    assert _code(lambda: seating.sit_up_to("N", 1, 5, game_title="G", minimum=2)) == "E_SEAT_TAKEN"
+    with pytest.raises(RuleError) as raised:
+        seating.sit_up_to("N", 4, 5, game_title="G", minimum=2)
+    assert (raised.value.code, raised.value.message) == (
+        "E_TABLE_SIZE",
+        "G needs 2–5 players; 5 are seated.",
+    )
+
+
+def _refusal(call: object) -> tuple[str, str]:
+    assert callable(call)
+    with pytest.raises(RuleError) as raised:
+        call()
+    return raised.value.code, raised.value.message
+
+
+def test_com_10_2_step_3_croupier_only() -> None:
+    seating = _seating()
+    croupier = seating.resolve("croupier")
+    assert croupier.require_croupier("deal", "only the croupier records it") is croupier
+    assert _refusal(lambda: seating.resolve(3).require_croupier("deal", "why")) == (
+        "E_NOT_ELIGIBLE",
+        "P3 cannot deal: why.",
+    )
+    assert _code(lambda: seating.resolve("X").require_croupier("deal", "why")) == "E_NOT_ELIGIBLE"
+
+
+def test_com_10_2_step_3_seated_player() -> None:
+    seating = _seating()
+    assert seating.resolve("P5").require_seated("stake", "why").seat == 5
+    assert _refusal(lambda: seating.resolve("X").require_seated("stake", "why")) == (
+        "E_NOT_ELIGIBLE",
+        "X cannot stake: why.",
+    )
+    croupier = seating.resolve("croupier")
+    assert _refusal(lambda: croupier.require_seated("stake", "why")) == (
+        "E_NOT_ELIGIBLE",
+        "the croupier cannot stake: why.",
+    )
+    assert _refusal(lambda: croupier.require_seated("stake", "why", croupier="never")) == (
+        "E_NOT_ELIGIBLE",
+        "the croupier cannot stake: never.",
+    )
+
+
+def test_com_10_2_step_3_the_banker() -> None:
+    seating = _seating()
+    assert seating.resolve(2).require_banker("double", "P2", "why").player == "P2"
+    for actor in (3, "X", "croupier"):
+        who = seating.resolve(actor)
+        assert _code(lambda who=who: who.require_banker("double", "P2", "why")) == "E_NOT_ELIGIBLE"
+    assert _code(lambda: seating.resolve(2).require_banker("double", None, "no banker")) == (
+        "E_NOT_ELIGIBLE"
+    )
+
+
 # -- COM-10.2 step 1: action shapes --------------------------------------------------------------
 
 
@@ -274,6 +349,45 @@ def test_com_3_8_leave_takes_a_seat_or_a_player() -> None:
     for params in ({}, {"seat": 2, "player": "P2"}, {"seat": "2"}):
         bad = Action("leave", "croupier", params)
         assert _code(lambda bad=bad: leave.check(bad)) == "E_BAD_ACTION"
+
+
+@pytest.mark.parametrize(
+    "value",
+    ["", "croupier", "cagnotte", "reserve_fund", "reliquat:P1", "reliquat:", 7, None, True],
+)
+def test_reserved_names_and_non_texts_are_no_player_id(value: object) -> None:
+    assert not is_player_id(value)
+    assert not PLAYER_ID.accepts(value)
+
+
+def test_a_player_id_is_any_other_text() -> None:
+    for value in ("P1", "Croupier", "reliquat", "x:reliquat:"):
+        assert is_player_id(value) and PLAYER_ID.accepts(value) and is_player_owner(value)
+    assert not is_player_owner("cagnotte") and is_player_owner("")
+
+
+def test_com_3_8_session_actions_take_the_given_player_param() -> None:
+    strict = session_actions(PLAYER_ID)
+    assert list(strict) == list(SESSION_ACTIONS)
+    assert strict["sit"].required == {
+        "player": PLAYER_ID,
+        "seat": SESSION_ACTIONS["sit"].required["seat"],
+    }
+    SESSION_ACTIONS["add_standing"].check(
+        Action("add_standing", "croupier", {"player": "cagnotte"})
+    )
+    refused = Action("add_standing", "croupier", {"player": "cagnotte"})
+    assert _code(lambda: strict["add_standing"].check(refused)) == "E_BAD_ACTION"
+
+
+def test_an_empty_actor_is_refused_only_where_a_game_asks() -> None:
+    empty = Action("stake", "", {"amount": 10})
+    spec("stake", amount=AMOUNT).check(empty)  # the generic shape check lets it through
+    assert _refusal(lambda: empty_actor_check(empty, "an actor")) == (
+        "E_BAD_ACTION",
+        "'stake' needs an actor.",
+    )
+    empty_actor_check(Action("stake", 0, {"amount": 10}), "an actor")
 
 
 def test_action_from_dict_drops_expect_error() -> None:
