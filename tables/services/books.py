@@ -86,8 +86,59 @@ def _lookup_key(key: dict[str, Any]) -> tuple[Any, ...]:
     )
 
 
+def _owner_of(account: Account) -> str:
+    """The engine's name for the owner of an account read by `accounts_for`."""
+    if account.kind == AccountKind.CAGNOTTE:
+        return CAGNOTTE
+    if account.kind == AccountKind.RESERVE_FUND:
+        return RESERVE_FUND
+    assert account.player is not None
+    if account.kind == AccountKind.RELIQUAT:
+        return RELIQUAT_PREFIX + account.player.member_number
+    return account.player.member_number
+
+
 def accounts_for(owners: Sequence[str], ts: TableSession) -> dict[str, Account]:
-    """The account of every owner, created on first use; a fixed number of queries."""
+    """The account of every owner, created on first use; a fixed number of queries.
+
+    Once the accounts exist (every coup after a player's first), one statement reads them all,
+    whatever the number of players (P2).
+    """
+    wanted = set(owners)
+    bankers = [o[len(RELIQUAT_PREFIX) :] for o in wanted if o.startswith(RELIQUAT_PREFIX)]
+    codes = [o for o in wanted if o not in _TABLE_KINDS and not o.startswith(RELIQUAT_PREFIX)]
+    table_kinds = [k for o, k in _TABLE_KINDS.items() if o in wanted]
+    condition = Q(pk__in=[])
+    if codes:
+        condition |= Q(
+            kind=AccountKind.PLAYER_POSITION,
+            player__member_number__in=codes,
+            gaming_session_id=ts.gaming_session_id,
+        )
+    if bankers:
+        condition |= Q(
+            kind=AccountKind.RELIQUAT,
+            player__member_number__in=bankers,
+            table_session_id=ts.pk,
+        )
+    if table_kinds:
+        condition |= Q(
+            kind__in=table_kinds, table_id=ts.table_id, gaming_session_id=ts.gaming_session_id
+        )
+    found = {
+        _owner_of(account): account
+        for account in Account.objects.filter(condition).select_related("player")
+    }
+    if wanted <= set(found):
+        return {owner: found[owner] for owner in owners}
+    return _accounts_create(owners, ts)
+
+
+_TABLE_KINDS = {CAGNOTTE: AccountKind.CAGNOTTE, RESERVE_FUND: AccountKind.RESERVE_FUND}
+
+
+def _accounts_create(owners: Sequence[str], ts: TableSession) -> dict[str, Account]:
+    """Create the missing accounts of `owners` (a player's first coup of the night)."""
     player_codes = [
         owner[len(RELIQUAT_PREFIX) :] if owner.startswith(RELIQUAT_PREFIX) else owner
         for owner in owners
@@ -98,17 +149,25 @@ def accounts_for(owners: Sequence[str], ts: TableSession) -> dict[str, Account]:
     condition = Q()
     for key in keys.values():
         condition |= Q(**key)
-    found = {_account_key(a): a for a in Account.objects.filter(condition)}
-    missing = [key for key in keys.values() if _lookup_key(key) not in found]
-    if missing:
+    # Each failed attempt means another writer created one of the missing accounts, so the
+    # missing set shrinks every time: at most one attempt per account, and a last one.
+    attempts = len(keys) + 1
+    for attempt in range(attempts):
+        found = {_account_key(a): a for a in Account.objects.filter(condition)}
+        missing = [key for key in keys.values() if _lookup_key(key) not in found]
+        if not missing:
+            break
         try:
             with transaction.atomic():
                 created = Account.objects.bulk_create(Account(**key) for key in missing)
             found.update({_account_key(a): a for a in created})
+            break
         except IntegrityError:
-            # Another table created one of them meanwhile (the shared cagnotte of a session):
-            # read them again.
-            found = {_account_key(a): a for a in Account.objects.filter(condition)}
+            # Another table created one of them meanwhile (a player's position in the gaming
+            # session), and the whole insert was undone: read again, create what is still
+            # missing (this table's own cagnotte or reliquat, say).
+            if attempt == attempts - 1:
+                raise
     return {owner: found[_lookup_key(key)] for owner, key in keys.items()}
 
 

@@ -29,7 +29,7 @@ from tables.models import (
     VoidDecision,
     VoidRequest,
 )
-from tables.services.journal import SEATING_ACTIONS, journal_build, journal_remember
+from tables.services.journal import journal_build, journal_remember
 from tables.services.recording import (
     Recorded,
     audit,
@@ -141,7 +141,8 @@ def undo(
     if not effective:
         raise CorrectionError("Nothing has been recorded yet.", code=ErrorCode.NOTHING_TO_UNDO)
     target = effective[-1]
-    if target.outcome.get("postings"):
+    # A settled coup has a row of its own even when it moved no money (a tie): void it instead.
+    if target.outcome.get("postings") or target.outcome.get("coups"):
         raise CorrectionError(
             "The last action settled a coup or moved money; ask for a void of the coup instead.",
             seq=target.seq,
@@ -174,12 +175,15 @@ def undo(
 def _may_request_void(user: User, table_session: TableSession) -> None:
     if has_role(user, Role.INSPECTOR):
         return
-    on_duty = CroupierAssignment.objects.filter(
-        table_session=table_session,
-        staff=user,
-        role=AssignmentRole.CROUPIER,
-        released_at__isnull=True,
-    ).exists()
+    on_duty = (
+        user.is_active
+        and CroupierAssignment.objects.filter(
+            table_session=table_session,
+            staff=user,
+            role=AssignmentRole.CROUPIER,
+            released_at__isnull=True,
+        ).exists()
+    )
     if not on_duty:
         raise PermissionDeniedError(
             "Only the croupier on duty at this table or an inspector may ask for a void."
@@ -341,7 +345,7 @@ def open_coup_void(
         return Recorded(locked, earlier.seq, earlier.outcome, replayed=True)
     events = _events(locked)
     journal = journal_build(locked, ((e.seq, e.kind, e.action, e.sets_aside) for e in events))
-    aside = [seq for seq, action_type in journal.pending if action_type not in SEATING_ACTIONS]
+    aside = journal.open_coup_actions()
     if not aside:
         raise CorrectionError("No coup is in progress.", code=ErrorCode.NOTHING_TO_UNDO)
     event, outcome = _correction_event(

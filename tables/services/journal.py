@@ -21,15 +21,20 @@ from tables.models import EventKind, TableEvent, TableSession
 
 # Session actions of COM-3.8 that seat or unseat people; they stay when a coup is voided.
 SEATING_ACTIONS = frozenset({"sit", "leave", "add_standing", "set_first_banker"})
+# A new shoe or pack formed between coups (CF-3, LM-3.3) is no part of the next coup: voiding
+# the coup leaves the shoe in the sabot. (A pack shuffled during a coup, LM-3.4, comes after the
+# coup's first action and goes with the coup.)
+BETWEEN_COUPS = SEATING_ACTIONS | {"new_shoe", "shuffle_pack"}
 
 
 @dataclass(frozen=True)
 class Journal:
     """Where a table session stands after its last event.
 
-    `pending` lists the effective actions recorded since the last one that moved money, as
-    `(seq, type)`: the actions of the coup in progress, which an undo or a void of the open coup
-    can set aside, and from which a settling coup's first action is read.
+    `pending` lists the effective actions recorded since the last coup was settled and done
+    with (money moved, then the table is back where a new coup can start), as `(seq, type)`:
+    the actions of the coup in progress, which a void of the open coup can set aside, and from
+    which a settling coup's first action is read.
     """
 
     game: Game
@@ -39,11 +44,20 @@ class Journal:
     pending: tuple[tuple[int, str], ...]
 
     def first_coup_action(self, settling_seq: int) -> int:
-        """The first action of the coup being settled: seating actions before it don't count."""
+        """The first action of the coup being settled: seating actions and a new shoe before
+        it don't count."""
         for seq, action_type in self.pending:
-            if action_type not in SEATING_ACTIONS:
+            if action_type not in BETWEEN_COUPS:
                 return seq
         return settling_seq
+
+    def open_coup_actions(self) -> list[int]:
+        """The actions of the coup in progress, which a void of the open coup sets aside: from
+        its first action on, but the seating actions."""
+        first = self.first_coup_action(0)
+        if first == 0:
+            return []
+        return [s for s, t in self.pending if s >= first and t not in SEATING_ACTIONS]
 
 
 def money_moved(before: GameState, after: GameState) -> bool:
@@ -53,6 +67,15 @@ def money_moved(before: GameState, after: GameState) -> bool:
     if len(after.session_transfers) != len(before.session_transfers):
         return True
     return bool(after.coups) and after.coups[-1].transfers != before.coups[-1].transfers
+
+
+# The states where a new coup can start, where `sit`, `leave` and `end_session` are accepted
+# (COM-3.8): `bank_pending` (LM, LR, CF) or `coup_start` (LC, PT).
+COUP_START_PHASES = frozenset({"bank_pending", "coup_start"})
+
+
+def coup_can_start(state: GameState) -> bool:
+    return state.phase in COUP_START_PHASES
 
 
 def opening_seating(table_session: TableSession, opening: Mapping[str, Any] | None) -> Seating:
@@ -78,7 +101,10 @@ def journal_advance(journal: Journal, seq: int, kind: str, action: Mapping[str, 
     if kind == EventKind.RESUME:
         return Journal(journal.game, journal.state, seq, False, journal.pending)
     state = step(journal.game, journal.state, Action.from_dict(action))
-    if money_moved(journal.state, state):
+    back_to_start = coup_can_start(state) and not coup_can_start(journal.state)
+    if money_moved(journal.state, state) or back_to_start:
+        # A coup was settled, or what followed it (the bank's decision, the hand passed on)
+        # is over: the actions of the next coup start here.
         pending: tuple[tuple[int, str], ...] = ()
     else:
         pending = (*journal.pending, (seq, str(action["type"])))

@@ -13,8 +13,9 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
+from django.contrib.auth import get_user_model
 from django.db import transaction
-from django.db.models import Max, Q
+from django.db.models import Exists, Max, OuterRef, Q, QuerySet
 from django.utils import timezone
 
 from casino.errors import DomainError, ErrorCode, PermissionDeniedError
@@ -81,10 +82,10 @@ def has_role(user: User, role: Role) -> bool:
     return user.is_active and user.groups.filter(name=role).exists()
 
 
-def operate_check(user: User, table_session: TableSession) -> None:
-    """A croupier on duty at this table now, or an inspector, may record here (one query)."""
-    allowed = (
-        type(user)
+def _operators(user: User, table_session: TableSession | OuterRef) -> QuerySet[Any]:
+    """`user`, if active and an inspector or the croupier on duty at `table_session` now."""
+    return (
+        get_user_model()
         .objects.filter(pk=user.pk, is_active=True)
         .filter(
             Q(groups__name=Role.INSPECTOR)
@@ -94,8 +95,22 @@ def operate_check(user: User, table_session: TableSession) -> None:
                 table_assignments__released_at__isnull=True,
             )
         )
-        .exists()
     )
+
+
+def _supervisors(user: User) -> QuerySet[Any]:
+    return get_user_model().objects.filter(
+        pk=user.pk, is_active=True, groups__name__in=[Role.INSPECTOR, Role.MANAGER]
+    )
+
+
+def operate_check(user: User, table_session: TableSession, *, allowed: bool | None = None) -> None:
+    """A croupier on duty at this table now, or an inspector, may record here (one query).
+
+    `allowed` is the answer already read with the table's row (`event_lock`), if any.
+    """
+    if allowed is None:
+        allowed = _operators(user, table_session).exists()
     if not allowed:
         raise PermissionDeniedError(
             "Only the croupier on duty at this table or an inspector may record here.",
@@ -103,13 +118,12 @@ def operate_check(user: User, table_session: TableSession) -> None:
         )
 
 
-def supervise_check(user: User, table_session: TableSession) -> None:
+def supervise_check(
+    user: User, table_session: TableSession, *, allowed: bool | None = None
+) -> None:
     """Opening, interrupting and closing tables: an inspector or a manager."""
-    allowed = (
-        type(user)
-        .objects.filter(pk=user.pk, is_active=True, groups__name__in=[Role.INSPECTOR, Role.MANAGER])
-        .exists()
-    )
+    if allowed is None:
+        allowed = _supervisors(user).exists()
     if not allowed:
         raise PermissionDeniedError(
             "Only a table inspector or a manager may open, interrupt or close a table."
@@ -154,16 +168,31 @@ def event_lock(
     """
     if not idempotency_key:
         raise DomainError("An idempotency key is required.", code=ErrorCode.CONFLICT)
+    # One statement locks the row and reads who may write (P2: a fixed, small number of
+    # statements per action). The journal is read after the lock, in a statement of its own:
+    # under READ COMMITTED a subquery of the locking statement would see the journal as it
+    # was before waiting for the lock, and miss the event the previous writer just committed.
     locked = (
         TableSession.objects.select_for_update(of=("self",))
         .select_related("table", "gaming_session")
+        .annotate(
+            may_operate=Exists(_operators(user, OuterRef("pk"))),
+            may_supervise=Exists(_supervisors(user)),
+        )
         .get(pk=table_session.pk)
     )
-    (permission or operate_check)(user, locked)
-    earlier = TableEvent.objects.filter(
-        table_session=locked, idempotency_key=idempotency_key
-    ).first()
-    if earlier is not None:
+    check = permission or operate_check
+    if check is operate_check:
+        operate_check(user, locked, allowed=locked.may_operate)
+    elif check is supervise_check:
+        supervise_check(user, locked, allowed=locked.may_supervise)
+    else:
+        check(user, locked)
+    journal = TableEvent.objects.filter(table_session=locked).aggregate(
+        last=Max("seq"), earlier=Max("seq", filter=Q(idempotency_key=idempotency_key))
+    )
+    if journal["earlier"] is not None:
+        earlier = TableEvent.objects.get(table_session=locked, seq=journal["earlier"])
         if request_payload(earlier.kind, earlier.action) != payload:
             raise IdempotencyConflictError(
                 "This idempotency key was already used for a different action.",
@@ -172,9 +201,7 @@ def event_lock(
         return locked, earlier, earlier.seq
     if locked.closed_at is not None:
         raise TableClosedError("This table is closed; nothing more can be recorded.")
-    last_seq = (
-        TableEvent.objects.filter(table_session=locked).aggregate(last=Max("seq"))["last"] or 0
-    )
+    last_seq = journal["last"] or 0
     if expected_seq != last_seq + 1:
         raise StaleSequenceError(
             "The table has moved on since this screen was drawn; here is where it stands now.",

@@ -8,8 +8,10 @@ void the open coup (`open_coup_void`).
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from functools import partial
+from typing import TYPE_CHECKING, Any
 
+from celery import current_app
 from django.db import transaction
 from django.utils import timezone
 
@@ -137,7 +139,9 @@ def _close_locked(locked: TableSession, *, user: User, client: str) -> TableSess
     """Close one locked, open table session: `end_session` through the engine, then close."""
     last_seq = last_seq_get(locked)
     journal = journal_get(locked, last_seq)
-    if "end_session" not in legal_action_types(journal.game, journal.state):
+    # The croupier may have recorded `end_session` already (COM-3.8): nothing is left to settle.
+    ended = journal.state.phase == "session_ended"
+    if not ended and "end_session" not in legal_action_types(journal.game, journal.state):
         raise DomainError(
             f"Table {locked.table.number} has a coup in progress ({journal.state.phase}): "
             "finish it, or an inspector voids the open coup, before closing.",
@@ -145,24 +149,26 @@ def _close_locked(locked: TableSession, *, user: User, client: str) -> TableSess
             table=locked.table.number,
             state=journal.state.phase,
         )
-    seq = last_seq + 1
-    action = {"type": "end_session", "actor": "croupier"}
-    after = journal_advance(journal, seq, EventKind.ACTION, action)
-    outcome = consequences_book(
-        table_session=locked, before=journal, after=after, seq=seq, user=user, how="end_session"
-    )
-    TableEvent.objects.create(
-        table_session=locked,
-        seq=seq,
-        kind=EventKind.ACTION,
-        action=action,
-        idempotency_key=f"close:{locked.public_id}",
-        recorded_by=user,
-        recorded_at=timezone.now(),
-        client=client[:200],
-        outcome=outcome,
-    )
-    journal_remember(locked, after)
+    outcome: dict[str, Any] = {"postings": []}
+    if not ended:
+        seq = last_seq + 1
+        action = {"type": "end_session", "actor": "croupier"}
+        after = journal_advance(journal, seq, EventKind.ACTION, action)
+        outcome = consequences_book(
+            table_session=locked, before=journal, after=after, seq=seq, user=user, how="end_session"
+        )
+        TableEvent.objects.create(
+            table_session=locked,
+            seq=seq,
+            kind=EventKind.ACTION,
+            action=action,
+            idempotency_key=f"close:{locked.public_id}",
+            recorded_by=user,
+            recorded_at=timezone.now(),
+            client=client[:200],
+            outcome=outcome,
+        )
+        journal_remember(locked, after)
     now = timezone.now()
     SeatOccupancy.objects.filter(table_session=locked, left_at__isnull=True).update(left_at=now)
     CroupierAssignment.objects.filter(table_session=locked, released_at__isnull=True).update(
@@ -179,6 +185,12 @@ def _close_locked(locked: TableSession, *, user: User, client: str) -> TableSess
         client=client,
         table=locked.table.number,
         postings=outcome["postings"],
+    )
+    # The table's reconciliation (ledger.reconcile_table_session), sent once the close commits:
+    # the night's report then finds it ready. Looked up by name, as settle_session below.
+    current_app.loader.import_default_modules()
+    transaction.on_commit(
+        partial(current_app.tasks["ledger.reconcile_table_session"].delay, locked.pk)
     )
     return locked
 
@@ -228,4 +240,8 @@ def gaming_session_close(
         gaming_session=session,
         tables=[t.table.number for t in open_tables],
     )
+    # The night's settlement report (ledger.settle_session), sent once this close commits. Looked
+    # up by name: a service does not import an adapter (pyproject's import contracts).
+    current_app.loader.import_default_modules()
+    transaction.on_commit(partial(current_app.tasks["ledger.settle_session"].delay, session.pk))
     return session

@@ -1,0 +1,169 @@
+"""INV-5 no lost update (RELIABILITY-PERFORMANCE.md invariant 5), PostgreSQL.
+
+What is shared between tables. Each table has its own cagnotte, reserve fund and reliquats
+(per table and gaming session, COM-6 to COM-8), and its own row lock, which serialises the
+writers at that table. What tables share are the players' position accounts: one per player
+and gaming session, whatever table he plays at. To make that sharing as hot as it can be, the
+16 tables of this test seat the same two players — H1 holds every bank, H3 bancos every coup —
+so every coup of every table books to the same two accounts at the same moments (a player is
+at one table at a time in a casino; the books must not depend on it). Their accounts do not
+exist yet: the 16 first coups race to create them.
+
+With balances derived from append-only entries, no update can be lost on a balance; what can
+go wrong is an account created twice, a creation race that kills a coup, or an entry missing
+or doubled. After 16 threads × 6 coups, each shared account exists once and its balance and
+entry count equal the sum, over the 16 tables, of the engine's replay of each table's journal.
+
+The CONTROL runs the same workload with a naive get-or-create of the accounts (no recovery
+from the unique violation when another table created the account first): coups fail.
+"""
+
+from __future__ import annotations
+
+from functools import partial
+from typing import Any
+
+import pytest
+from django.db import connection, transaction
+from django.db.models import Q
+
+from ledger.models import Account, AccountKind, Entry, Transaction
+from ledger.selectors import account_balance_get
+from tables.models import Coup, TableSession
+from tables.services import books
+from tables.services.books import _key_of, _lookup_key, players_by_code
+from tests.concurrency.kit import (
+    CF_SETTINGS,
+    Croupier,
+    Floor,
+    bounded_balances_negative,
+    cf_banker_wins,
+    engine_totals,
+    floor_open,
+    journal_replayed,
+    ledger_totals,
+    table_open,
+    unbalanced_transactions,
+)
+from tests.concurrency.threads import Outcome, slowed, together
+from tests.factories import UserFactory
+
+pytestmark = [pytest.mark.postgres, pytest.mark.django_db(transaction=True)]
+
+TABLES = 16
+COUPS = 6
+SHARED = ("H1", "H3")
+
+
+def _tables(floor: Floor) -> list[Croupier]:
+    croupiers = []
+    for index in range(TABLES):
+        seats = {seat: f"T{index}-S{seat}" for seat in range(1, 7)}
+        seats[1], seats[3] = SHARED
+        user = UserFactory.create(roles=["croupier"])
+        table = table_open(floor, "chemin_de_fer", CF_SETTINGS, seats, croupier=user)
+        croupiers.append(Croupier(table, user))
+    return croupiers
+
+
+def _night(at: Croupier) -> int:
+    at.table_session = TableSession.objects.get(pk=at.table_session.pk)
+    at.do("new_shoe", cut_by=1)
+    for _ in range(COUPS):
+        at.play(cf_banker_wins(1000))  # H3 pays 1000 to H1, H1 pays 50 to the cagnotte
+        at.do("continue_bank", 1, reliquat=950)  # CF-5.5: the bank stays at 1000
+    return COUPS
+
+
+def _run(floor: Floor) -> tuple[list[Croupier], list[Outcome]]:
+    croupiers = _tables(floor)
+    outcomes = together([partial(_night, at) for at in croupiers], timeout=300)
+    connection.close()
+    return croupiers, outcomes
+
+
+def test_inv5_sixteen_tables_booking_to_shared_accounts_lose_nothing(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    floor = floor_open()
+    # Widen the window between "the account is not there" and creating it.
+    monkeypatch.setattr(books, "players_by_code", slowed(books.players_by_code, 0.1))
+
+    croupiers, outcomes = _run(floor)
+
+    assert [o.error for o in outcomes] == [None] * TABLES
+    tables = [at.table_session for at in croupiers]
+    assert Coup.objects.filter(table_session__in=tables).count() == TABLES * COUPS
+    assert Transaction.objects.filter(table_session__in=tables).count() == TABLES * COUPS * 2
+    assert unbalanced_transactions() == []
+    assert bounded_balances_negative() == []
+    expected: dict[str, int] = {}
+    transfers: dict[str, int] = {}
+    for table in tables:
+        assert ledger_totals(table) == engine_totals(table)
+        state = journal_replayed(table).state
+        for coup in state.coups:
+            for t in coup.transfers:
+                for owner in (t.source, t.target):
+                    transfers[owner] = transfers.get(owner, 0) + 1
+        for owner, amount in engine_totals(table).items():
+            expected[owner] = expected.get(owner, 0) + amount
+    for code in SHARED:
+        accounts = Account.objects.filter(
+            kind=AccountKind.PLAYER_POSITION,
+            player__member_number=code,
+            gaming_session=floor.gaming_session,
+        )
+        assert accounts.count() == 1  # created once, by one of the 16 racing first coups
+        account = accounts.get()
+        assert account_balance_get(account=account) == expected.get(code, 0)
+        assert Entry.objects.filter(account=account).count() == transfers[code]
+    assert expected["H3"] == -1000 * TABLES * COUPS
+
+
+def _naive_accounts_create(owners: Any, ts: TableSession) -> dict[str, Account]:
+    """get-or-create without recovering from the unique violation (what the control removes)."""
+    codes = [o.removeprefix("reliquat:") for o in owners if o not in ("cagnotte", "reserve_fund")]
+    players = players_by_code(codes) if codes else {}
+    keys = {owner: _key_of(owner, players, ts) for owner in owners}
+    condition = Q()
+    for key in keys.values():
+        condition |= Q(**key)
+    found = {_lookup_key(_shape(a)): a for a in Account.objects.filter(condition)}
+    with transaction.atomic():
+        for key in keys.values():
+            if _lookup_key(key) not in found:
+                found[_lookup_key(key)] = Account.objects.create(**key)
+    return {owner: found[_lookup_key(key)] for owner, key in keys.items()}
+
+
+def _shape(account: Account) -> dict[str, Any]:
+    return {
+        "kind": account.kind,
+        "player_id": account.player_id,
+        "gaming_session_id": account.gaming_session_id,
+        "table_id": account.table_id,
+        "table_session_id": account.table_session_id,
+    }
+
+
+def test_inv5_control_without_the_recovery_the_race_kills_coups(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    floor = floor_open()
+    monkeypatch.setattr(books, "_accounts_create", _naive_accounts_create)
+    monkeypatch.setattr(books, "players_by_code", slowed(books.players_by_code, 0.1))
+
+    _croupiers, outcomes = _run(floor)
+
+    failed = [o.error for o in outcomes if o.error is not None]
+    assert failed, "every table went through: the race on the shared accounts did not happen"
+    assert all("unique" in str(error).lower() for error in failed), failed
+    # The unique constraint still holds: one account per player, whatever the race.
+    for code in SHARED:
+        assert (
+            Account.objects.filter(
+                kind=AccountKind.PLAYER_POSITION, player__member_number=code
+            ).count()
+            == 1
+        )

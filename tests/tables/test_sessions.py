@@ -1,0 +1,295 @@
+"""Sessions at a table: interruptions, closing a table, closing the night (issue: storing
+coups, "Sessions"). Closing books the engine's `end_session`: reliquats back to their bankers
+(COM-7.2, CF) and the reserve fund divided (COM-8.2, LR-2.6), compared with the engine.
+"""
+
+from __future__ import annotations
+
+import uuid
+from collections.abc import Callable
+from contextlib import AbstractContextManager
+from functools import partial
+from typing import Any
+
+import pytest
+
+from casino.errors import DomainError, ErrorCode, InvalidStateError, PermissionDeniedError
+from casino.models import AuditEntry
+from ledger.models import Account, AccountKind
+from ledger.selectors import account_balance_get
+from tables.models import CroupierAssignment, EventKind, SeatOccupancy, TableEvent, TableSession
+from tables.selectors import table_state_get
+from tables.services import (
+    TableClosedError,
+    TableInterruptedError,
+    gaming_session_close,
+    open_coup_void,
+    table_interrupt,
+    table_resume,
+    table_session_close,
+)
+from tables.services.journal import last_seq_get
+from tests.concurrency.kit import (
+    Croupier,
+    Floor,
+    bounded_balances_negative,
+    cf_banker_wins,
+    cf_table,
+    engine_totals,
+    floor_open,
+    ledger_totals,
+    table_open,
+    unbalanced_transactions,
+)
+
+pytestmark = pytest.mark.django_db
+
+Around = Callable[[], AbstractContextManager[Any]]
+
+
+@pytest.fixture
+def floor() -> Floor:
+    return floor_open()
+
+
+@pytest.fixture
+def around(
+    django_capture_on_commit_callbacks: Callable[..., AbstractContextManager[Any]],
+) -> Around:
+    return partial(django_capture_on_commit_callbacks, execute=True)
+
+
+def _pause(table_session: TableSession, user: Any, resume: bool = False) -> Any:
+    service = table_resume if resume else table_interrupt
+    return service(
+        table_session=table_session,
+        expected_seq=last_seq_get(table_session) + 1,
+        user=user,
+        idempotency_key=str(uuid.uuid4()),
+        reason="dealer break",
+    )
+
+
+def _books_agree(table_session: TableSession) -> None:
+    assert ledger_totals(table_session) == engine_totals(table_session)
+    assert unbalanced_transactions() == []
+    assert bounded_balances_negative() == []
+
+
+# -- interruptions ----------------------------------------------------------------------------
+
+
+def test_an_interruption_blocks_recording_until_restart(floor: Floor, around: Around) -> None:
+    at = Croupier(cf_table(floor), floor.croupier, around)
+    at.do("new_shoe", cut_by=1)
+    with pytest.raises(PermissionDeniedError):
+        _pause(at.table_session, floor.croupier)
+    with around():
+        _pause(at.table_session, floor.inspector)
+    state = table_state_get(table_session=at.table_session)
+    assert state.interrupted and state.legal == ()
+    seq = last_seq_get(at.table_session)
+    with pytest.raises(TableInterruptedError):
+        at.do("announce_bank", 1, amount=1000)
+    assert last_seq_get(at.table_session) == seq
+    with pytest.raises(TableInterruptedError):  # already interrupted
+        _pause(at.table_session, floor.inspector)
+    with around():
+        _pause(at.table_session, floor.manager, resume=True)
+    with pytest.raises(InvalidStateError):  # not interrupted any more
+        _pause(at.table_session, floor.inspector, resume=True)
+    at.play(cf_banker_wins(1000))
+    kinds = [e.kind for e in TableEvent.objects.filter(table_session=at.table_session)]
+    assert kinds.count(EventKind.INTERRUPT) == 1 and kinds.count(EventKind.RESUME) == 1
+    actions = AuditEntry.objects.filter(table_session_id=at.table_session.pk)
+    assert list(actions.filter(action__in=["interrupt", "resume"]).values_list("action", flat=True))
+    _books_agree(at.table_session)
+
+
+# -- closing a table --------------------------------------------------------------------------
+
+
+def test_close_refused_with_a_coup_in_progress_and_done_after(floor: Floor, around: Around) -> None:
+    at = Croupier(cf_table(floor), floor.croupier, around)
+    at.do("new_shoe", cut_by=1)
+    at.do("announce_bank", 1, amount=1000)
+    with pytest.raises(DomainError) as refused:
+        table_session_close(table_session=at.table_session, user=floor.inspector)
+    assert refused.value.code == ErrorCode.COUP_IN_PROGRESS
+    assert refused.value.extra["state"] == "banco_call"
+    with pytest.raises(PermissionDeniedError):
+        table_session_close(table_session=at.table_session, user=floor.croupier)
+    at.play(cf_banker_wins(1000)[1:])
+    at.do("continue_bank", 1, reliquat=0)
+
+    with around():
+        closed = table_session_close(table_session=at.table_session, user=floor.inspector)
+
+    assert closed.closed_at is not None and closed.closed_by == floor.inspector
+    assert not SeatOccupancy.objects.filter(table_session=closed, left_at__isnull=True).exists()
+    assert not CroupierAssignment.objects.filter(
+        table_session=closed, released_at__isnull=True
+    ).exists()
+    assert table_state_get(table_session=closed).legal == ()
+    with pytest.raises(PermissionDeniedError):  # the croupier's duty ended with the table
+        at.do("announce_bank", 1, amount=1950)
+    with pytest.raises(TableClosedError):
+        Croupier(closed, floor.inspector).do("announce_bank", 1, amount=1950)
+    with pytest.raises(InvalidStateError):
+        table_session_close(table_session=closed, user=floor.inspector)
+    assert AuditEntry.objects.filter(table_session_id=closed.pk, action="table_close").exists()
+    _books_agree(closed)
+
+
+def test_close_after_an_open_coup_void(floor: Floor, around: Around) -> None:
+    at = Croupier(cf_table(floor), floor.croupier, around)
+    at.do("new_shoe", cut_by=1)
+    at.do("announce_bank", 1, amount=1000)
+    with around():
+        open_coup_void(
+            table_session=at.table_session,
+            expected_seq=last_seq_get(at.table_session) + 1,
+            user=floor.inspector,
+            idempotency_key="void-open",
+            reason="the player left mid-coup",
+        )
+        table_session_close(table_session=at.table_session, user=floor.inspector)
+    assert TableSession.objects.get(pk=at.table_session.pk).closed_at is not None
+
+
+def test_close_returns_the_reliquats_cf(floor: Floor, around: Around) -> None:
+    at = Croupier(cf_table(floor), floor.croupier, around)
+    at.do("new_shoe", cut_by=1)
+    at.play(cf_banker_wins(1000))
+    at.do("continue_bank", 1, reliquat=500)  # CF-5.5: 500 set aside, the bank goes on at 1450
+    reliquat = Account.objects.get(kind=AccountKind.RELIQUAT, table_session=at.table_session)
+    assert account_balance_get(account=reliquat) == 500
+    _books_agree(at.table_session)
+
+    with around():
+        table_session_close(table_session=at.table_session, user=floor.inspector)
+
+    assert account_balance_get(account=reliquat) == 0  # COM-7.2 back to its banker
+    totals = ledger_totals(at.table_session)
+    assert totals == engine_totals(at.table_session)
+    assert totals == {"S1": 950, "S3": -1000, "cagnotte": 50}
+    end = TableEvent.objects.filter(table_session=at.table_session).order_by("seq").last()
+    assert end is not None and end.action["type"] == "end_session"
+    assert end.outcome["postings"]
+    _books_agree(at.table_session)
+
+
+LR_SETTINGS = {"chip_unit": 1, "reserve_contribution": 25, "agreed_stake": 100}
+LR_COUP: list[tuple[Any, ...]] = [  # tests/scenarios/landsknecht/LR-2-4-…, then S2 takes the bank
+    ("set_first_banker", "croupier", {"seat": 1}),
+    ("open_reserve", "croupier", {}),
+    ("announce_bank", 1, {"amount": 100}),
+    ("take", 2, {"amount": 25}),
+    ("pass", 3, {}),
+    ("turn_card", "croupier", {"rank": "J"}),
+    ("turn_card", "croupier", {"rank": "Q"}),
+    ("turn_card", "croupier", {"rank": "4"}),
+    ("turn_card", "croupier", {"rank": "Q"}),
+    ("accept_bank", 2, {}),
+]
+
+
+def test_close_divides_the_reserve_fund_lr(floor: Floor, around: Around) -> None:
+    table = table_open(floor, "landsknecht", LR_SETTINGS, {1: "L1", 2: "L2", 3: "L3"})
+    at = Croupier(table, floor.croupier, around)
+    at.play(
+        [
+            (t, a, {k: (f"L{v}" if k == "player" else v) for k, v in p.items()})
+            for t, a, p in LR_COUP
+        ]
+    )
+    fund = Account.objects.get(kind=AccountKind.RESERVE_FUND, table=table.table)
+    assert account_balance_get(account=fund) == 150
+    _books_agree(table)
+
+    with around():
+        table_session_close(table_session=table, user=floor.manager)
+
+    assert account_balance_get(account=fund) == 0  # COM-8.2, LR-2.6 divided among members
+    totals = ledger_totals(table)
+    assert totals == engine_totals(table) == {"L1": -75, "L2": 50, "L3": 25}
+    _books_agree(table)
+
+
+# -- closing the night -------------------------------------------------------------------------
+
+
+def test_closing_the_gaming_session_closes_every_table(floor: Floor, around: Around) -> None:
+    first = Croupier(cf_table(floor, prefix="A"), floor.croupier, around)
+    second_croupier = floor_open().croupier
+    second = Croupier(
+        cf_table(floor, prefix="B", croupier=second_croupier), second_croupier, around
+    )
+    first.do("new_shoe", cut_by=1)
+    first.play(cf_banker_wins(1000))
+    first.do("continue_bank", 1, reliquat=500)
+    second.do("new_shoe", cut_by=1)
+    second.do("announce_bank", 1, amount=300)
+
+    with pytest.raises(PermissionDeniedError):
+        gaming_session_close(gaming_session=floor.gaming_session, user=floor.croupier)
+    with pytest.raises(DomainError) as refused:  # table B has a coup in progress
+        gaming_session_close(gaming_session=floor.gaming_session, user=floor.manager)
+    assert refused.value.code == ErrorCode.COUP_IN_PROGRESS
+    assert TableSession.objects.filter(closed_at__isnull=True).count() == 2  # all or nothing
+    assert (
+        not Account.objects.filter(
+            kind=AccountKind.RELIQUAT, table_session=first.table_session
+        ).exists()
+        or ledger_totals(first.table_session)["reliquat:AS1"] == 500
+    )
+
+    second.undo(reason="the banker changed his mind")
+    with around():
+        closed = gaming_session_close(gaming_session=floor.gaming_session, user=floor.manager)
+
+    assert closed.closed_at is not None and closed.closed_by == floor.manager
+    assert not TableSession.objects.filter(
+        gaming_session=floor.gaming_session, closed_at__isnull=True
+    ).exists()
+    for at in (first, second):
+        _books_agree(at.table_session)
+    assert ledger_totals(first.table_session) == {"AS1": 950, "AS3": -1000, "cagnotte": 50}
+    audit = AuditEntry.objects.get(action="gaming_session_close", gaming_session=closed)
+    assert sorted(audit.data["tables"]) == sorted(
+        [first.table_session.table.number, second.table_session.table.number]
+    )
+    with pytest.raises(InvalidStateError):
+        gaming_session_close(gaming_session=floor.gaming_session, user=floor.manager)
+
+
+def test_every_change_writes_an_audit_row(floor: Floor, around: Around) -> None:
+    at = Croupier(cf_table(floor), floor.croupier, around)
+    at.do("new_shoe", cut_by=1)
+    at.do("announce_bank", 1, amount=1000)
+    at.undo()
+    at.play(cf_banker_wins(1000))
+    with around():
+        _pause(at.table_session, floor.inspector)
+        _pause(at.table_session, floor.inspector, resume=True)
+    at.do("continue_bank", 1, reliquat=0)
+    with around():
+        table_session_close(table_session=at.table_session, user=floor.inspector)
+    rows = AuditEntry.objects.filter(table_session_id=at.table_session.pk).order_by("pk")
+    actions = list(rows.values_list("action", flat=True))
+    assert actions == [
+        "table_open",
+        "record",
+        "record",
+        "undo",
+        *["record"] * 5,
+        "interrupt",
+        "resume",
+        "record",
+        "table_close",
+    ]
+    events = TableEvent.objects.filter(table_session=at.table_session).exclude(kind=EventKind.OPEN)
+    # one audit row per journal line written by a user's request (close writes its own line)
+    assert events.count() == len(actions) - 1
+    for row in rows:
+        assert row.actor_id is not None and row.at is not None
