@@ -105,8 +105,10 @@ INSTALLED_APPS = [
     "django_htmx",
     "template_partials",
     "rest_framework",
+    "rest_framework.authtoken",  # machine tokens for the API (casino/api/)
     "django_filters",
     "drf_spectacular",
+    "drf_spectacular_sidecar",  # Swagger UI and Redoc served by the project, no CDN
     "casino",
     "tables",
     "ledger",
@@ -121,6 +123,7 @@ MIDDLEWARE = [
     "django.middleware.csrf.CsrfViewMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
+    "tables.console.middleware.UserLanguageMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
 ]
@@ -206,6 +209,7 @@ USE_TZ = True
 # --- Static files (whitenoise serves them without nginx in the demo) ----------------------------
 
 STATIC_URL = "static/"
+STATICFILES_DIRS = [BASE_DIR / "static"]  # the console's css, js and vendored htmx
 STATIC_ROOT = Path(env_str("DJANGO_STATIC_ROOT", str(BASE_DIR / "staticfiles")))
 STORAGES: dict[str, dict[str, Any]] = {
     "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
@@ -239,16 +243,55 @@ SILENCED_SYSTEM_CHECKS = env_list("DJANGO_SILENCED_SYSTEM_CHECKS")
 # --- REST API ---------------------------------------------------------------------------------
 
 REST_FRAMEWORK: dict[str, Any] = {
+    # Tokens for machines (a surveillance room, a cage system), the session for the browsable
+    # API. Token first: an unauthenticated request gets 401 with `WWW-Authenticate: Token`.
     "DEFAULT_AUTHENTICATION_CLASSES": [
+        "rest_framework.authentication.TokenAuthentication",
         "rest_framework.authentication.SessionAuthentication",
     ],
-    "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticated"],
-    "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
+    "DEFAULT_PERMISSION_CLASSES": ["casino.api.permissions.IsStaff"],
+    "DEFAULT_PARSER_CLASSES": ["rest_framework.parsers.JSONParser"],
+    "DEFAULT_RENDERER_CLASSES": [
+        "rest_framework.renderers.JSONRenderer",
+        "rest_framework.renderers.BrowsableAPIRenderer",
+    ],
+    "DEFAULT_SCHEMA_CLASS": "casino.api.schema.AutoSchema",
     "DEFAULT_FILTER_BACKENDS": ["django_filters.rest_framework.DjangoFilterBackend"],
+    "DEFAULT_PAGINATION_CLASS": "casino.api.pagination.Pagination",
+    "PAGE_SIZE": 50,
+    # One exception handler: every error is {"code", "message", "extra"} (casino/http.py).
+    "EXCEPTION_HANDLER": "casino.api.errors.exception_handler",
+    "TEST_REQUEST_DEFAULT_FORMAT": "json",
 }
 SPECTACULAR_SETTINGS: dict[str, Any] = {
     "TITLE": "Casino back office API",
+    "DESCRIPTION": (
+        "Everything the croupier console does, for other systems and for auditors: gaming "
+        "sessions, tables, seats and players, croupier assignments, sabots, the table's journal "
+        "and its coups, recording actions (with the sequence number the client expects next and "
+        "an `Idempotency-Key` header), undo, voids, and the books (read only). Every error is "
+        '`{"code", "message", "extra"}`; `code` is the rules\' code (E_…) for a refused action.'
+    ),
     "VERSION": "0.1.0",
+    "SERVE_INCLUDE_SCHEMA": False,
+    "SERVE_PERMISSIONS": ["rest_framework.permissions.IsAuthenticated"],
+    "SCHEMA_PATH_PREFIX": r"/api/",
+    "COMPONENT_SPLIT_REQUEST": True,
+    "SWAGGER_UI_DIST": "SIDECAR",
+    "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
+    "REDOC_DIST": "SIDECAR",
+    "POSTPROCESSING_HOOKS": [
+        "drf_spectacular.hooks.postprocess_schema_enums",
+        "casino.api.schema.error_responses_add",
+    ],
+    "ENUM_NAME_OVERRIDES": {
+        "AccountKindEnum": "ledger.models.AccountKind",
+        "EventKindEnum": "tables.models.EventKind",
+        "GameEnum": "tables.models.Game",
+        "RoleEnum": "casino.roles.Role",
+        "AssignmentRoleEnum": "tables.models.AssignmentRole",
+        "SideEnum": "ledger.models.Side",
+    },
 }
 
 # --- Celery -----------------------------------------------------------------------------------
@@ -256,6 +299,8 @@ SPECTACULAR_SETTINGS: dict[str, Any] = {
 
 CELERY_BROKER_URL = env_str("CELERY_BROKER_URL")
 CELERY_TASK_ALWAYS_EAGER = not CELERY_BROKER_URL
+if CELERY_TASK_ALWAYS_EAGER:
+    CELERY_BROKER_URL = "memory://"  # nothing is sent; kombu need not look for a local broker
 CELERY_TASK_EAGER_PROPAGATES = True
 CELERY_TASK_ACKS_LATE = True
 CELERY_TASK_REJECT_ON_WORKER_LOST = True
@@ -265,6 +310,23 @@ CELERY_TASK_SOFT_TIME_LIMIT = env_int("CELERY_TASK_SOFT_TIME_LIMIT", 240)
 CELERY_TASK_IGNORE_RESULT = True
 CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
 CELERY_TIMEZONE = TIME_ZONE
+# Redis: a message not acknowledged within this time (its worker died) is delivered again. Keep
+# it above the longest task (CELERY_TASK_TIME_LIMIT) so a running task is not started twice.
+# Such messages are looked for every interval × throttle seconds (kombu's defaults: 10 × 10).
+CELERY_BROKER_TRANSPORT_OPTIONS: dict[str, Any] = {
+    "visibility_timeout": env_int("CELERY_VISIBILITY_TIMEOUT", 3600),
+    "unacked_restore_interval": env_int("CELERY_UNACKED_RESTORE_INTERVAL", 10),
+    "unacked_restore_throttle": env_int("CELERY_UNACKED_RESTORE_THROTTLE", 10),
+}
+# Celery beat: closed sessions still without a settlement report are sent again (ledger.tasks).
+SETTLEMENT_SWEEP_SECONDS = env_int("SETTLEMENT_SWEEP_SECONDS", 300)
+SETTLEMENT_SWEEP_GRACE_SECONDS = env_int("SETTLEMENT_SWEEP_GRACE_SECONDS", 120)
+CELERY_BEAT_SCHEDULE: dict[str, dict[str, Any]] = {
+    "settlement-sweep": {
+        "task": "ledger.settlement_sweep",
+        "schedule": float(SETTLEMENT_SWEEP_SECONDS),
+    },
+}
 
 # --- Logging ----------------------------------------------------------------------------------
 

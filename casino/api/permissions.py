@@ -1,0 +1,116 @@
+"""Who may read what through the API (roles are Django groups, casino.roles.Role).
+
+Writes are checked by the services themselves (`record`, `undo`, voids, closing: the croupier
+on duty or an inspector, a second inspector for a void, …): the API calls them and maps their
+refusals, so the console and the API cannot disagree. This module only decides what a user may
+*see*, and — for the few configuration services that take no acting user (`table_create`,
+`table_session_open`, `staff_assign`, `sabot_open`, `player_create`, `gaming_session_open`) —
+which roles may call them at all:
+
+- auditors, managers and inspectors read everything, the books included;
+- croupiers and changeurs read the table sessions they have worked (an assignment, past or
+  present) and what belongs to them — state, journal, coups, seats, sabots, void requests —
+  plus players, tables and gaming sessions; not the books;
+- a user with no role reads nothing (403).
+
+What a user may not see answers 404, as if it did not exist; an endpoint a role may not use at
+all answers 403.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from django.contrib.auth.models import AnonymousUser, User
+from django.db.models import QuerySet
+from rest_framework.permissions import BasePermission
+
+from casino.errors import NotFoundError, PermissionDeniedError
+from casino.roles import Role
+from tables.models import TableSession
+
+if TYPE_CHECKING:
+    from rest_framework.request import Request
+    from rest_framework.views import APIView
+
+# Roles that read everything (the books too).
+READ_ALL = frozenset({Role.AUDITOR, Role.MANAGER, Role.INSPECTOR})
+# Roles that configure: tables, openings, staff on duty, players, gaming sessions.
+SUPERVISE = frozenset({Role.MANAGER, Role.INSPECTOR})
+# Settlement reports: managers and auditors, as on the settlement screens.
+READ_REPORTS = frozenset({Role.MANAGER, Role.AUDITOR})
+# Tables themselves (their number, game and settings) are the manager's.
+CONFIGURE_TABLES = frozenset({Role.MANAGER})
+
+_ROLES_CACHE = "_casino_api_roles"
+
+
+def roles_of(user: User | AnonymousUser) -> frozenset[str]:
+    """The user's roles, read once per user object (one query)."""
+    if not user.is_authenticated or not user.is_active:
+        return frozenset()
+    cached: frozenset[str] | None = getattr(user, _ROLES_CACHE, None)
+    if cached is None:
+        names = user.groups.filter(name__in=Role.values).values_list("name", flat=True)
+        cached = frozenset(names)
+        setattr(user, _ROLES_CACHE, cached)
+    return cached
+
+
+def reads_everything(user: User | AnonymousUser) -> bool:
+    return bool(roles_of(user) & READ_ALL)
+
+
+def role_required(user: User | AnonymousUser, roles: frozenset[Role], what: str) -> None:
+    """Refuse (403, `permission_denied`) unless the user has one of `roles`."""
+    if not roles_of(user) & roles:
+        names = " or ".join(sorted(str(role.label) for role in roles))
+        raise PermissionDeniedError(f"Only a {names} may {what}.", roles=sorted(roles))
+
+
+def visible_table_sessions(user: User | AnonymousUser) -> QuerySet[TableSession]:
+    """Table sessions the user may read: all of them, or those a croupier has worked."""
+    sessions = TableSession.objects.all()
+    if reads_everything(user):
+        return sessions
+    if not roles_of(user) or not isinstance(user, User):
+        return sessions.none()
+    worked = TableSession.objects.filter(assignments__staff=user).values("pk")
+    return sessions.filter(pk__in=worked)
+
+
+class IsStaff(BasePermission):
+    """Authenticated, active and holding at least one staff role."""
+
+    message = "Your account has no staff role: ask a manager."
+
+    def has_permission(self, request: Request, view: APIView) -> bool:
+        return bool(roles_of(request.user))
+
+
+class ReadsEverything(BasePermission):
+    """Auditors, managers and inspectors: the books and the settlement reports."""
+
+    message = "Only an auditor, a manager or an inspector may read the books."
+
+    def has_permission(self, request: Request, view: APIView) -> bool:
+        return reads_everything(request.user)
+
+
+def as_user(user: Any) -> User:
+    """The request's user as a `User` (permission classes have refused anyone else)."""
+    assert isinstance(user, User)
+    return user
+
+
+def visible_table_session_get(user: User | AnonymousUser, public_id: Any) -> TableSession:
+    """The table session `public_id` if the user may see it, else 404 (`not_found`)."""
+    found = (
+        visible_table_sessions(user)
+        .select_related("table", "gaming_session", "opened_by", "closed_by")
+        .filter(public_id=public_id)
+        .first()
+    )
+    if found is None:
+        raise NotFoundError("No such table session, or not one of yours.")
+    return found
