@@ -134,3 +134,24 @@ class AuditEntry(models.Model):
         if not self._state.adding:
             raise ValueError("Audit entries are never changed.")
         super().save(*args, **kwargs)  # type: ignore[arg-type]
+
+
+class StaffPreference(models.Model):
+    """A member of staff's own settings: the language the console speaks to him (en or fr)."""
+
+    user = models.OneToOneField(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.CASCADE,
+        related_name="preference",
+        verbose_name=_("user"),
+    )
+    language = models.CharField(
+        _("language"), max_length=8, choices=settings.LANGUAGES, default="en"
+    )
+
+    class Meta:
+        verbose_name = _("staff preference")
+        verbose_name_plural = _("staff preferences")
+
+    def __str__(self) -> str:
+        return f"{self.user} ({self.language})"

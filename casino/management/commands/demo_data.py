@@ -1,6 +1,9 @@
 """Load demo data: a gaming session with one open table of each game, seated players, a croupier
 per table, an inspector, an auditor and a manager. Idempotent: running it again changes nothing
 but the demo passwords, which it resets and prints.
+
+Each table has the settings and the seating of its game's worked examples and, where the game
+names one, a first banker (seat 1): a croupier logs in and plays straight away.
 """
 
 from __future__ import annotations
@@ -15,7 +18,7 @@ from django.core.management.base import BaseCommand, CommandError, CommandParser
 from casino.models import GamingSession, Player
 from casino.roles import Role
 from casino.services import gaming_session_open
-from tables.models import AssignmentRole, Game, SeatOccupancy, Table, TableSession
+from tables.models import AssignmentRole, Game, Table, TableEvent, TableSession
 from tables.services import record, staff_assign, table_create, table_session_open
 from tables.services.journal import last_seq_get
 
@@ -27,15 +30,77 @@ class DemoTable:
     settings: dict[str, object]
     seat_count: int
     players: int
+    standing: int = 0
+    first_banker: int | None = 1  # recorded for the games that name one (not CF, CF-6.6)
 
 
-# Valid settings for each game (docs/rules/, §1 of each game file).
+# The settings of each game's worked examples (docs/rules/, tests/scenarios/*/examples), so a
+# newcomer can play the examples through and find the payouts of the rules.
 DEMO_TABLES = (
-    DemoTable(1, Game.CHEMIN_DE_FER, {"decks": 6, "chip_unit": 10}, 12, 6),
-    DemoTable(2, Game.LANSQUENET_MODERNE, {"decks": 2, "chip_unit": 5}, 10, 4),
-    DemoTable(3, Game.LANSQUENET_CLASSIQUE, {"base_stake": 20}, 12, 5),
-    DemoTable(4, Game.LANDSKNECHT, {"reserve_contribution": 25, "agreed_stake": 50}, 8, 4),
-    DemoTable(5, Game.PONTOON, {"min_stake": 10}, 8, 4),
+    DemoTable(
+        1,
+        Game.CHEMIN_DE_FER,
+        {
+            "decks": 3,
+            "chip_unit": 10,
+            "min_bank": 100,
+            "min_stake": 10,
+            "cagnotte_rate_bp": 500,
+            "fault_reimbursement": True,
+        },
+        12,
+        6,
+        standing=2,
+        first_banker=None,
+    ),
+    DemoTable(
+        2,
+        Game.LANSQUENET_MODERNE,
+        {
+            "decks": 2,
+            "chip_unit": 5,
+            "min_bank": 20,
+            "min_stake": 5,
+            "banco_mode": "whole",
+            "cagnotte_rate_bp": 500,
+        },
+        10,
+        5,
+    ),
+    DemoTable(
+        3,
+        Game.LANSQUENET_CLASSIQUE,
+        {"base_stake": 20, "chip_unit": 1, "cagnotte_rate_bp": 500},
+        12,
+        5,
+    ),
+    DemoTable(
+        4,
+        Game.LANDSKNECHT,
+        {
+            "chip_unit": 1,
+            "reserve_contribution": 25,
+            "agreed_stake": 40,
+            "cagnotte_rate_bp": 500,
+            "free_opening": False,
+        },
+        8,
+        4,
+    ),
+    DemoTable(
+        5,
+        Game.PONTOON,
+        {
+            "chip_unit": 1,
+            "min_stake": 5,
+            "max_stake": 50,
+            "buy_max_multiple": 1,
+            "banker_special_collects_double": False,
+            "cagnotte_rate_bp": 500,
+        },
+        8,
+        4,
+    ),
 )
 
 PLAYER_NAMES = (
@@ -43,7 +108,8 @@ PLAYER_NAMES = (
     "Fabien Faure", "Gisèle Garnier", "Henri Hamon", "Inès Imbert", "Jules Joly",
     "Karine Klein", "Louis Lemoine", "Marie Marchand", "Nicolas Noël", "Odile Olivier",
     "Pierre Perrin", "Quentin Quéré", "Rose Renaud", "Simon Sauvage", "Thérèse Tessier",
-    "Ugo Urbain", "Victor Vasseur", "Yvonne Yvon",
+    "Ugo Urbain", "Victor Vasseur", "Yvonne Yvon", "Zoé Zeller", "Albert Arnaud",
+    "Béatrice Blanc", "Camille Collin", "Damien Dubois",
 )  # fmt: skip
 
 
@@ -109,10 +175,23 @@ class Command(BaseCommand):
                     settings=demo.settings,
                     seat_count=demo.seat_count,
                 )
+            codes = []
+            for _index in range(demo.players + demo.standing):
+                member += 1
+                player, _created = Player.objects.get_or_create(
+                    member_number=f"DEMO-{member:04d}", defaults={"name": next(names)}
+                )
+                codes.append(player.member_number)
+            # The players are at the table when it opens, as in the worked examples (a chemin
+            # de fer bank then goes to the lowest seat, CF-6.6).
             table_session = TableSession.objects.filter(
                 table=table, closed_at__isnull=True
             ).first() or table_session_open(
-                table=table, gaming_session=gaming_session, opened_by=manager
+                table=table,
+                gaming_session=gaming_session,
+                opened_by=manager,
+                seats=dict(enumerate(codes[: demo.players], start=1)),
+                standing=codes[demo.players :],
             )
             croupier, password = _staff(f"croupier{demo.number}", Role.CROUPIER, is_staff=False)
             logins.append((Role.CROUPIER, croupier.username, password))
@@ -125,26 +204,21 @@ class Command(BaseCommand):
                     role=AssignmentRole.CROUPIER,
                     assigned_by=manager,
                 )
-            for seat_number in range(1, demo.players + 1):
-                member += 1
-                player, _created = Player.objects.get_or_create(
-                    member_number=f"DEMO-{member:04d}", defaults={"name": next(names)}
+            key = f"demo:{table_session.public_id}:first-banker"
+            if demo.first_banker is not None and not TableEvent.objects.filter(
+                table_session=table_session, idempotency_key=key
+            ):
+                # Recorded through the engine like anything the croupier records (COM-3.8).
+                record(
+                    table_session=table_session,
+                    action={
+                        "type": "set_first_banker",
+                        "actor": "croupier",
+                        "seat": demo.first_banker,
+                    },
+                    expected_seq=last_seq_get(table_session) + 1,
+                    user=croupier,
+                    idempotency_key=key,
+                    client="demo_data",
                 )
-                if not SeatOccupancy.objects.filter(
-                    table_session=table_session, player=player, left_at__isnull=True
-                ).exists():
-                    # Seated through the engine like any sit the croupier records (COM-3.8).
-                    record(
-                        table_session=table_session,
-                        action={
-                            "type": "sit",
-                            "actor": "croupier",
-                            "player": player.member_number,
-                            "seat": seat_number,
-                        },
-                        expected_seq=last_seq_get(table_session) + 1,
-                        user=croupier,
-                        idempotency_key=f"demo-sit:{player.member_number}",
-                        client="demo_data",
-                    )
         return logins

@@ -1,0 +1,33 @@
+"""The language of each member of staff, whatever the device (issue 5, "chosen per user").
+
+After `AuthenticationMiddleware`: a logged-in user with a saved preference gets his language;
+everyone else keeps what `LocaleMiddleware` chose (the browser's). The preference is read once
+per request with the user (one small query, only for authenticated users).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from django.http import HttpRequest, HttpResponse
+from django.utils import translation
+
+from casino.models import StaffPreference
+
+
+class UserLanguageMiddleware:
+    def __init__(self, get_response: Callable[[HttpRequest], HttpResponse]) -> None:
+        self.get_response = get_response
+
+    def __call__(self, request: HttpRequest) -> HttpResponse:
+        user = getattr(request, "user", None)
+        if user is not None and user.is_authenticated:
+            language = (
+                StaffPreference.objects.filter(user_id=user.pk)
+                .values_list("language", flat=True)
+                .first()
+            )
+            if language:
+                translation.activate(language)
+                request.LANGUAGE_CODE = language
+        return self.get_response(request)

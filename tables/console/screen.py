@@ -1,0 +1,383 @@
+"""What the table screen draws, from the selectors' `TableState` (presentation only).
+
+Turns the engine's view and legal actions into what a croupier reads and taps: seats with
+names, the bank, the cards, the sabot, and one control per legal action with its actors and
+parameters (from the game's `ActionSpec`), labelled in the table's words. No rule is decided
+here: which actions are offered and who may take them is `legal_actions`' answer.
+"""
+
+from __future__ import annotations
+
+import secrets
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field, replace
+from typing import Any
+
+from tables.console.forms import Kind, spec_params
+from tables.console.vocabulary import (
+    ACTION_KEYS,
+    SESSION_TYPES,
+    action_label,
+    expected_say,
+    outcome_label,
+    phase_label,
+    reason_label,
+)
+from tables.engine import RANKS, game_get
+from tables.models import Coup
+from tables.selectors import TableState
+
+CROUPIER = "croupier"
+RECENT_COUPS = 5
+
+
+@dataclass(frozen=True)
+class Choice:
+    value: str
+    label: str
+    selected: bool = False
+
+
+@dataclass(frozen=True)
+class ParamView:
+    name: str
+    kind: str
+    required: bool
+    choices: tuple[Choice, ...] = ()  # seats to pick, amount chips, claim candidates
+    final: bool = False  # its choices are the submit buttons (one tap)
+
+
+@dataclass(frozen=True)
+class Control:
+    """One legal action: a big button, or a small form when it takes parameters."""
+
+    type: str
+    label: str
+    actors: tuple[Choice, ...]
+    params: tuple[ParamView, ...]
+    shortcut: str = ""
+    session: bool = False
+    armed: bool = False  # the rank control the table's keypad sends its rank to
+
+    @property
+    def keypad(self) -> bool:
+        """It takes a rank (or the deal's ranks) from the table's one keypad."""
+        return self.has_rank or self.has_ranks
+
+    @property
+    def simple(self) -> bool:
+        return not self.params
+
+    @property
+    def single_actor(self) -> Choice | None:
+        return self.actors[0] if len(self.actors) == 1 else None
+
+    @property
+    def has_rank(self) -> bool:
+        return any(p.kind == Kind.RANK for p in self.params)
+
+    @property
+    def has_ranks(self) -> bool:
+        return any(p.kind == Kind.RANKS for p in self.params)
+
+    @property
+    def has_claims(self) -> bool:
+        return any(p.kind == Kind.CLAIMS for p in self.params)
+
+    @property
+    def other_params(self) -> tuple[ParamView, ...]:
+        """Parameters drawn as pickers before the keypad or the submit button."""
+        return tuple(p for p in self.params if p.kind not in (Kind.RANK, Kind.RANKS, Kind.CLAIMS))
+
+    @property
+    def claims(self) -> ParamView | None:
+        return next((p for p in self.params if p.kind == Kind.CLAIMS), None)
+
+
+@dataclass(frozen=True)
+class SeatRow:
+    seat: int
+    code: str | None
+    name: str
+    banker: bool
+    stake: int | None
+
+
+@dataclass(frozen=True)
+class PayoutLine:
+    owner: str  # the ledger's owner: a player id, "cagnotte", "reliquat:<id>", "reserve_fund"
+    who: str
+    amount: int
+
+
+@dataclass(frozen=True)
+class CoupRow:
+    coup: Coup
+    outcome: str
+    banker: str
+    results: tuple[PayoutLine, ...]
+    cagnotte_chips: int
+
+
+@dataclass
+class Screen:
+    state: TableState
+    game: str
+    phase: str
+    expected: str
+    banker: str
+    bank: Any
+    to_cover: Any
+    reliquat: Any
+    seats: list[SeatRow]
+    standing: list[SeatRow]
+    stakes: list[dict[str, Any]]
+    cards: Any
+    pack: Mapping[str, Any] | None
+    coups_played: int = 0
+    controls: list[Control] = field(default_factory=list)
+    session_controls: list[Control] = field(default_factory=list)
+    coups: list[CoupRow] = field(default_factory=list)
+    claimants: tuple[Choice, ...] = ()  # chemin de fer: who may call banco (the claims table)
+    ranks: tuple[str, ...] = RANKS
+
+
+def new_key() -> str:
+    """An idempotency key for what the screen posts next (64 random bits: keys are unique
+    within a table session)."""
+    return secrets.token_hex(8)
+
+
+def _names(state: TableState) -> dict[str, str]:
+    return dict(state.players)
+
+
+def who_label(state: TableState, who: Any) -> str:
+    """A seat, a player id or an account owner, in words: "3 · Anne Aubert", "cagnotte"."""
+    names = state.players
+    if isinstance(who, int):
+        seat = state.seats[who - 1] if 0 < who <= len(state.seats) else None
+        name = seat.player_name if seat and seat.player_name else ""
+        return f"{who} · {name}" if name else str(who)
+    text = str(who)
+    if text == CROUPIER:
+        return "croupier"
+    if text.startswith("reliquat:"):
+        code = text.partition(":")[2]
+        return f"reliquat {names.get(code, code)}"
+    for seat in state.seats:
+        if seat.player_code == text:
+            return f"{seat.seat} · {seat.player_name or text}"
+    return names.get(text, text)
+
+
+def _chips(state: TableState, limit: Any, *, zero: bool = False) -> tuple[Choice, ...]:
+    """Quick amounts: multiples of the table's minimum, capped by what is left (and "all")."""
+    settings = state.table_session.settings
+    base = next(
+        (
+            int(settings[name])
+            for name in ("min_stake", "base_stake", "agreed_stake", "min_bank", "chip_unit")
+            if isinstance(settings.get(name), int) and settings[name] > 0
+        ),
+        10,
+    )
+    amounts = [base * k for k in (1, 2, 5, 10, 20, 50, 100)]
+    if isinstance(limit, int) and limit > 0:
+        amounts = [a for a in amounts if a < limit] + [limit]
+    if zero:
+        amounts = [0, *amounts]
+    return tuple(Choice(str(a), f"{a:,}".replace(",", "\u202f")) for a in dict.fromkeys(amounts))
+
+
+def _next_pontoon_seat(view: Mapping[str, Any]) -> int | None:
+    """Pontoon's next card goes to the players in order, then the banker (PT-4.1)."""
+    cards = view.get("cards") or {}
+    wanted = 0 if view.get("phase") == "first_round" else 1
+    for hand in cards.get("players") or []:
+        staked = bool(hand.get("stake")) and not hand.get("sat_out")
+        if len(hand.get("cards") or []) == wanted and (wanted == 0 or staked):
+            return int(hand["seat"])
+    banker = cards.get("banker") or {}
+    return int(banker["seat"]) if banker.get("seat") else None
+
+
+def _seat_choices(
+    state: TableState, action_type: str, name: str, view: Mapping[str, Any]
+) -> tuple[Choice, ...]:
+    """Free seats to sit on; occupied seats for everything else, the likely one selected."""
+    preferred: int | None = None
+    if name == "to":
+        if state.table_session.game == "pontoon":
+            preferred = _next_pontoon_seat(view)
+        else:
+            nxt = view.get("next_recipient")
+            preferred = next((s.seat for s in state.seats if s.player_code == nxt), None)
+    elif name == "cut_by":
+        preferred = _cutter(view)
+    if action_type == "sit":
+        seats = [s for s in state.seats if s.player_code is None]
+    else:
+        seats = [s for s in state.seats if s.player_code is not None]
+    return tuple(Choice(str(s.seat), who_label(state, s.seat), s.seat == preferred) for s in seats)
+
+
+def _cutter(view: Mapping[str, Any]) -> int | None:
+    """Chemin de fer says which seat cuts the new shoe (CF-3.2) in its expected phrase."""
+    expected = str(view.get("expected") or "")
+    words = expected.split()
+    if len(words) > 1 and words[0] == "Seat" and words[1].isdigit():
+        return int(words[1])
+    return None
+
+
+def _claim_candidates(state: TableState) -> tuple[Choice, ...]:
+    """Who may call banco: the seated players but the banker, then the standing ones."""
+    banker = state.banker
+    seated = [
+        Choice(str(s.seat), who_label(state, s.seat))
+        for s in state.seats
+        if s.player_code and s.player_code != banker
+    ]
+    standing = [Choice(code, who_label(state, code)) for code in state.standing]
+    return tuple(seated + standing)
+
+
+def _params(state: TableState, action_type: str, view: Mapping[str, Any]) -> tuple[ParamView, ...]:
+    spec = game_get(state.table_session.game).actions[action_type]
+    limit = view.get("to_cover") if view.get("to_cover") else view.get("bank")
+    out: list[ParamView] = []
+    for name, kind, required in spec_params(spec):
+        choices: tuple[Choice, ...] = ()
+        if kind == Kind.SEAT:
+            choices = _seat_choices(state, action_type, name, view)
+        elif kind == Kind.AMOUNT:
+            zero = name == "reliquat"
+            if name == "reliquat":
+                limit = view.get("bank")
+            choices = _chips(state, None if action_type == "announce_bank" else limit, zero=zero)
+            if action_type == "announce_bank" and isinstance(view.get("bank"), int):
+                # A fixed bank (after a suite, CF-6.2) is announced at its figure: one tap.
+                # Any other figure would be refused: the one chip is all there is to tap.
+                choices = (Choice(str(view["bank"]), str(view["bank"]), True),)
+        elif kind == Kind.CLAIMS:
+            choices = _claim_candidates(state)
+        elif kind in (Kind.PLAYER, Kind.SEAT_OR_PLAYER) and action_type == "leave":
+            choices = tuple(Choice(code, who_label(state, code)) for code in state.standing)
+        out.append(ParamView(name, str(kind), required, choices))
+    pickers = [p for p in out if p.kind not in (Kind.RANK, Kind.RANKS, Kind.CLAIMS)]
+    if len(pickers) == len(out) and pickers:
+        finals = {p.name for p in pickers} if spec.one_of else {pickers[-1].name}
+        out = [replace(p, final=p.name in finals) for p in out]
+    return tuple(out)
+
+
+def controls_build(state: TableState) -> tuple[list[Control], list[Control]]:
+    """The legal actions as controls: the coup's first, then the session's."""
+    game = state.table_session.game
+    view = state.view
+    coup: list[Control] = []
+    session: list[Control] = []
+    used_keys: set[str] = set()
+    for legal in state.legal:
+        actors = tuple(Choice(str(a), who_label(state, a)) for a in legal.actors)
+        params = _params(state, legal.type, view)
+        shortcut = ACTION_KEYS.get(legal.type, "")
+        if shortcut in used_keys or params or len(actors) != 1:
+            shortcut = ""
+        used_keys.add(shortcut)
+        control = Control(
+            type=legal.type,
+            label=action_label(game, legal.type),
+            actors=actors,
+            params=params,
+            shortcut=shortcut,
+            session=legal.type in SESSION_TYPES,
+        )
+        (session if control.session else coup).append(control)
+    return _arm(coup), session
+
+
+def _arm(controls: list[Control]) -> list[Control]:
+    """Which rank control the keypad serves first: the one that takes nothing but the rank
+    (pontoon's « Tourner » before « Acheter », which wants an amount first), else the first.
+    The croupier arms another by touching it."""
+    takers = [c for c in controls if c.keypad]
+    if not takers:
+        return controls
+    chosen = next((c for c in takers if not c.other_params and c.has_rank), takers[0])
+    return [replace(c, armed=True) if c is chosen else c for c in controls]
+
+
+def _seat_rows(state: TableState, stakes: Iterable[Mapping[str, Any]]) -> list[SeatRow]:
+    by_player: dict[str, int] = {}
+    for stake in stakes:
+        player = str(stake.get("player"))
+        by_player[player] = by_player.get(player, 0) + int(stake.get("amount") or 0)
+    return [
+        SeatRow(
+            seat.seat,
+            seat.player_code,
+            seat.player_name or seat.player_code or "",
+            seat.player_code is not None and seat.player_code == state.banker,
+            by_player.get(seat.player_code or ""),
+        )
+        for seat in state.seats
+    ]
+
+
+def coup_rows(state: TableState, coups: Iterable[Coup]) -> list[CoupRow]:
+    rows = []
+    for coup in coups:
+        results = tuple(
+            PayoutLine(str(who), who_label(state, who), int(amount))
+            for who, amount in sorted(coup.results.items(), key=lambda item: -int(item[1]))
+        )
+        rows.append(
+            CoupRow(
+                coup,
+                outcome_label(coup.outcome),
+                who_label(state, coup.banker) if coup.banker else "—",
+                results,
+                coup.cagnotte_chips,
+            )
+        )
+    return rows
+
+
+def _count(value: Any) -> int:
+    return value if isinstance(value, int) else len(value) if isinstance(value, list) else 0
+
+
+def screen_build(state: TableState, *, coups: Iterable[Coup], may_record: bool) -> Screen:
+    view = state.view
+    stakes = list(view.get("stakes") or [])
+    reliquats = view.get("reliquats") or {}
+    screen = Screen(
+        state=state,
+        game=state.table_session.game,
+        phase=phase_label(state.phase),
+        expected=expected_say(str(view.get("expected") or ""), state.players),
+        banker=who_label(state, state.banker) if state.banker else "—",
+        bank=view.get("bank"),
+        to_cover=view.get("to_cover"),
+        reliquat=reliquats.get(state.banker) if state.banker else None,
+        seats=_seat_rows(state, stakes),
+        standing=[
+            SeatRow(0, code, state.players.get(code, code), code == state.banker, None)
+            for code in state.standing
+        ],
+        stakes=[dict(s, label=who_label(state, s.get("player"))) for s in stakes],
+        cards=view.get("cards"),
+        pack=view.get("pack"),
+        coups=coup_rows(state, coups),
+        coups_played=_count(view.get("coups_played", view.get("coups"))),
+    )
+    if may_record:
+        screen.controls, screen.session_controls = controls_build(state)
+        if screen.game == "chemin_de_fer":
+            screen.claimants = _claim_candidates(state)
+    return screen
+
+
+__all__ = ["RECENT_COUPS", "Screen", "reason_label", "screen_build", "who_label"]

@@ -1,0 +1,161 @@
+"""Browser tests: the product served in a subprocess, driven by Playwright on Debian's chromium.
+
+The server runs `manage.py runserver` on loopback, on its own temporary SQLite file, migrated and
+loaded with the demo data (one table per game, with the settings of its worked examples) plus a
+few more chemin de fer tables so the tests do not share a table. A subprocess keeps the ledger's
+append-only triggers away from the test database's flushes (tests/conftest.py).
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from tests.subprocess_env import ROOT, clean_env
+
+CHROMIUM = os.environ.get("CHROMIUM_PATH") or shutil.which("chromium") or ""
+SHOTS = Path(os.environ.get("E2E_SCREENSHOTS", str(ROOT / "var" / "e2e")))
+EXTRA_TABLES = (11, 12, 13, 14)  # chemin de fer tables, one per test that needs its own
+
+
+def _free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        port: int = sock.getsockname()[1]
+        return port
+
+
+SETUP = """
+import django
+django.setup()
+from casino.management.commands.demo_data import DEMO_TABLES
+from casino.models import GamingSession, Player
+from django.contrib.auth.models import User
+from tables.models import AssignmentRole, Table
+from tables.services import record, staff_assign, table_create, table_session_open
+from tables.services.journal import last_seq_get
+manager = User.objects.get(username="manager")
+croupier = User.objects.get(username="croupier1")
+session = GamingSession.objects.filter(closed_at__isnull=True).get()
+demo = DEMO_TABLES[0]
+codes = list(Player.objects.filter(member_number__lte="DEMO-0008").order_by("member_number")
+             .values_list("member_number", flat=True))
+for number in %(tables)r:
+    table = table_create(number=number, game=demo.game, settings=demo.settings, seat_count=12)
+    ts = table_session_open(table=table, gaming_session=session, opened_by=manager,
+                            seats={n: codes[n - 1] for n in range(1, 7)}, standing=codes[6:8])
+    staff_assign(table_session=ts, staff=croupier, role=AssignmentRole.CROUPIER,
+                 assigned_by=manager)
+"""
+
+
+@pytest.fixture(scope="session")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    if not CHROMIUM:
+        pytest.skip("Debian chromium is not installed (apt-get install chromium)")
+    folder = tmp_path_factory.mktemp("e2e")
+    env = clean_env(
+        {
+            "DJANGO_DEBUG": "true",
+            "DJANGO_SECRET_KEY": "e2e-only-secret-key-0123456789-abcdefghijklmnopqrstuvwxyz",
+            "SQLITE_PATH": str(folder / "db.sqlite3"),
+            "DJANGO_LOG_LEVEL": "WARNING",
+        }
+    )
+    manage = [sys.executable, str(ROOT / "manage.py")]
+    for args in (["migrate", "--noinput"], ["demo_data"]):
+        subprocess.run([*manage, *args], cwd=ROOT, env=env, check=True, capture_output=True)
+    subprocess.run(
+        [sys.executable, "-c", SETUP % {"tables": EXTRA_TABLES}],
+        cwd=ROOT,
+        env=env | {"DJANGO_SETTINGS_MODULE": "casino.settings"},
+        check=True,
+        capture_output=True,
+    )
+    port = _free_port()
+    log = (folder / "server.log").open("w")
+    process = subprocess.Popen(
+        [*manage, "runserver", "--noreload", f"127.0.0.1:{port}"],
+        cwd=ROOT,
+        env=env,
+        stdout=log,
+        stderr=subprocess.STDOUT,
+    )
+    url = f"http://127.0.0.1:{port}"
+    deadline = time.monotonic() + 30
+    while True:
+        try:
+            urllib.request.urlopen(f"{url}/login/", timeout=1).close()
+            break
+        except OSError:
+            if time.monotonic() > deadline or process.poll() is not None:
+                process.kill()
+                raise RuntimeError((folder / "server.log").read_text()) from None
+            time.sleep(0.2)
+    yield url
+    process.terminate()
+    process.wait(timeout=10)
+    log.close()
+
+
+@pytest.fixture(scope="session")
+def browser() -> Iterator[Any]:
+    if not CHROMIUM:
+        pytest.skip("Debian chromium is not installed (apt-get install chromium)")
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as playwright:
+        launched = playwright.chromium.launch(
+            executable_path=CHROMIUM,
+            args=[
+                "--no-sandbox",
+                "--disable-gpu",
+                "--disable-background-networking",
+                "--disable-component-update",
+                "--disable-sync",
+                "--no-first-run",
+            ],
+        )
+        yield launched
+        launched.close()
+
+
+@pytest.fixture
+def new_page(browser: Any, server: str) -> Iterator[Any]:
+    """Pages in fresh browser contexts (one per user), closed after the test."""
+    contexts: list[Any] = []
+
+    def make(username: str) -> Any:
+        context = browser.new_context(
+            base_url=server, viewport={"width": 1366, "height": 900}, locale="en-GB"
+        )
+        contexts.append(context)
+        page = context.new_page()
+        page.set_default_timeout(8000)
+        page.goto("/login/")
+        page.get_by_label("Username").fill(username)
+        page.get_by_label("Password").fill(f"{username}-demo")
+        page.get_by_role("button", name="Log in").click()
+        page.wait_for_url(lambda url: "/login/" not in url)
+        return page
+
+    yield make
+    for context in contexts:
+        context.close()
+
+
+def screenshot(page: Any, name: str) -> Path:
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    path = SHOTS / f"{name}.png"
+    page.screenshot(path=str(path), full_page=True)
+    return path
