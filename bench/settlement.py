@@ -1,0 +1,762 @@
+"""Settlement report benchmark (issue 7, RELIABILITY-PERFORMANCE.md P3), PostgreSQL only.
+
+    createdb -h 127.0.0.1 -U postgres casino_bench
+    DATABASE_URL=postgres://postgres@127.0.0.1:5432/casino_bench \\
+    CELERY_BROKER_URL=redis://127.0.0.1:6379/14 \\
+        .venv/bin/python bench/settlement.py [--coups 50000] [--tables 50] [--other 3000000]
+            [--reuse] [--runs 3] [--open-at-close 1] [--concurrency 2] [--no-worker]
+
+It makes a gaming session of `--coups` chemin de fer coups over `--tables` tables: each coup
+played through the rules engine by a small driver and written as the recording service writes it
+(the table's journal with its postings, the coups, the register of bankers, one balanced ledger
+transaction per settlement), beside `--other` ledger entries of other sessions (bulk SQL). Then:
+
+1. the report's aggregation (`ledger.selectors.settlement_totals_list`, the ORM) against the same
+   GROUP BY in raw SQL, median of 5 runs each (goal: ratio ≤ 1.5);
+2. one table's reconciliation (`ledger.reconcile_table_session`, the work done at its close);
+3. the report built in this process, step by step, with its SQL statement count, with no table
+   reconciled beforehand and with every table reconciled at its close, for this session and for
+   a session ten times smaller (goal: the same count; the same content either way);
+4. the whole report through a real worker (`celery -A casino worker`, Redis), median of 3 runs
+   of each kind (goal: ≤ 5 s):
+   - nothing precomputed: from sending `ledger.settle_session` to the stored report;
+   - as in production: the tables close during the night (`table_session_close`, which sends
+     each table's reconciliation to the worker) but the last `--open-at-close`; once the worker
+     has reconciled those, the session is closed (`gaming_session_close`) and timed from that
+     call to the stored report. Between runs the bench reopens the night (an UPDATE, bench
+     only) and deletes the report and the stored reconciliations.
+"""
+
+from __future__ import annotations
+
+import argparse
+import gc
+import json
+import os
+import signal
+import statistics
+import subprocess
+import sys
+import time
+import uuid
+from collections.abc import Callable, Iterator
+from datetime import timedelta
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+os.environ.setdefault("DJANGO_SETTINGS_MODULE", "casino.settings")
+os.environ.setdefault("DJANGO_SECRET_KEY", "bench-only-secret-key")
+
+import django  # noqa: E402
+
+django.setup()
+
+from django.contrib.auth.models import Group, User  # noqa: E402
+from django.core.management import call_command  # noqa: E402
+from django.db import connection, transaction  # noqa: E402
+from django.test.utils import CaptureQueriesContext  # noqa: E402
+from django.utils import timezone  # noqa: E402
+
+from casino.models import GamingSession, Player  # noqa: E402
+from casino.roles import Role  # noqa: E402
+from ledger.models import (  # noqa: E402
+    Account,
+    AccountKind,
+    Entry,
+    ReportFile,
+    ReportStatus,
+    SettlementReport,
+    Side,
+    TableReconciliation,
+    Transaction,
+)
+from ledger.reports.builders import (  # noqa: E402
+    canonical_json,
+    reconcile,
+    report_build,
+    sha256_hex,
+)
+from ledger.reports.renderers import (  # noqa: E402
+    PDF_FILE,
+    report_csv_render,
+    report_pdf_render,
+)
+from ledger.reports.services import (  # noqa: E402
+    table_reconciliation_store,
+    table_summaries_get,
+)
+from ledger.selectors import (  # noqa: E402
+    settlement_accounts_get,
+    settlement_ledger_checks_get,
+    settlement_rows_get,
+    settlement_totals_list,
+)
+from tables.engine import Action, Seating, game_get, step  # noqa: E402
+from tables.engine.settlement import CAGNOTTE  # noqa: E402
+from tables.models import (  # noqa: E402
+    BankTenure,
+    Coup,
+    EventKind,
+    Table,
+    TableEvent,
+    TableSession,
+)
+from tables.services import gaming_session_close, table_session_close  # noqa: E402
+from tables.services.journal import Journal, journal_advance, opening_seating  # noqa: E402
+from tables.services.recording import _new_money  # noqa: E402
+
+GAME = game_get("chemin_de_fer")
+SETTINGS = GAME.settings_validate({"decks": 8, "chip_unit": 1, "min_bank": 100, "min_stake": 1}, 6)
+PICTURES = ("10", "J", "Q", "K")
+RANKS = ("A", "2", "3", "4", "5", "6", "7", "8", "9", *PICTURES)
+
+
+def _points(rank: str) -> int:
+    return 1 if rank == "A" else 0 if rank in PICTURES else int(rank)
+
+
+PAIRS = [(a, b) for a in RANKS for b in RANKS]
+NATURALS = [p for p in PAIRS if (_points(p[0]) + _points(p[1])) % 10 in (8, 9)]
+STANDING = [p for p in PAIRS if (_points(p[0]) + _points(p[1])) % 10 in (5, 6, 7)]
+
+
+# -- a driver that plays chemin de fer coups through the engine ------------------------------
+
+
+def _deal(state: Any, banker_wins: bool) -> dict[str, Any]:
+    counts = dict(GAME.view(state)["pack"]["counts"])
+
+    def fits(cards: tuple[str, ...]) -> bool:
+        need: dict[str, int] = {}
+        for card in cards:
+            need[card] = need.get(card, 0) + 1
+        return all(counts.get(card, 0) >= n for card, n in need.items())
+
+    wins = sorted(NATURALS, key=lambda p: -(counts[p[0]] + counts[p[1]]))
+    loses = sorted(STANDING, key=lambda p: -(counts[p[0]] + counts[p[1]]))
+    for winner in wins:
+        for loser in loses:
+            if fits(winner + loser):
+                ponte, banker = (loser, winner) if banker_wins else (winner, loser)
+                return {
+                    "type": "deal",
+                    "actor": "croupier",
+                    "ponte": list(ponte),
+                    "banker": list(banker),
+                }
+    raise RuntimeError("no deal fits the shoe")
+
+
+def actions_for(coups: int) -> Iterator[dict[str, Any]]:
+    """Actions of a chemin de fer table playing `coups` coups, then `end_session`."""
+    state = GAME.start(SETTINGS, Seating(6, tuple((i, f"seat{i}") for i in range(1, 7)), ()))
+    while len(state.coups) < coups:
+        legal = {la.type: la.actors for la in GAME.legal_actions(state)}
+        candidates: list[dict[str, Any]] = []
+        if "new_shoe" in legal:
+            candidates = [
+                {"type": "new_shoe", "actor": "croupier", "cut_by": s} for s in range(1, 7)
+            ]
+        elif "announce_bank" in legal:
+            amount = GAME.view(state).get("bank") or 100
+            candidates = [
+                {"type": "announce_bank", "actor": legal["announce_bank"][0], "amount": amount}
+            ]
+        elif "banco_call" in legal:
+            banker_seat = state.seating.seat_of(state.banker) if state.banker else None
+            seat = next(s for s in range(1, 7) if s != banker_seat)
+            candidates = [
+                {
+                    "type": "banco_call",
+                    "actor": "croupier",
+                    "claims": [{"player": seat, "kind": "banco"}],
+                }
+            ]
+        elif "deal" in legal:
+            candidates = [_deal(state, len(state.coups) % 3 != 2)]
+        else:
+            for kind in (
+                "ponte_show_natural",
+                "ponte_stand",
+                "banker_show_natural",
+                "banker_stand",
+                "continue_bank",
+                "accept_bank",
+            ):
+                if kind in legal:
+                    action: dict[str, Any] = {"type": kind, "actor": legal[kind][0]}
+                    if kind == "continue_bank":
+                        action["reliquat"] = 0
+                    candidates = [action]
+                    break
+        for action in candidates:
+            try:
+                state = step(GAME, state, Action.from_dict(action))
+            except Exception:
+                continue
+            yield action
+            break
+        else:
+            raise RuntimeError(f"the driver is stuck in {state.phase}: {sorted(legal)}")
+    legal = {la.type: la.actors for la in GAME.legal_actions(state)}
+    if "continue_bank" in legal:  # the last banker keeps the bank until the table closes
+        yield {"type": "continue_bank", "actor": legal["continue_bank"][0], "reliquat": 0}
+    yield {"type": "end_session", "actor": "croupier"}
+
+
+# -- writing a table session as the recording service does ------------------------------------
+
+
+def write_table_session(
+    ts: TableSession, codes: list[str], coups: int, user: User, accounts: dict[str, Account]
+) -> None:
+    """The journal, coups, bankers and ledger of one table session, from the driver's actions."""
+    opening = {"seats": {str(i): code for i, code in enumerate(codes, start=1)}, "standing": []}
+    now = ts.opened_at
+    events = [
+        TableEvent(
+            table_session=ts,
+            seq=1,
+            kind=EventKind.OPEN,
+            action=opening,
+            idempotency_key=f"open:{ts.public_id}",
+            recorded_by=user,
+            recorded_at=now,
+            outcome={"state": "bank_pending", "banker": codes[0]},
+        )
+    ]
+    journal = Journal(GAME, GAME.start(SETTINGS, opening_seating(ts, opening)), 1, False, ())
+    coup_rows: list[Coup] = []
+    tenures: list[BankTenure] = []
+    postings: list[tuple[str, list[tuple[str, str, int, str]]]] = []
+    players = {p.member_number: p for p in Player.objects.filter(member_number__in=codes)}
+    # The driver's actions name seats, never players: replayed with the real seating they give
+    # the same coups, with the real member numbers.
+    for index, action in enumerate(actions_for(coups)):
+        seq = index + 2
+        before = journal
+        journal = journal_advance(before, seq, EventKind.ACTION, action)
+        at = now + timedelta(seconds=seq * 3)
+        settled, amended, moved = _new_money(before.state, journal.state)
+        keys: list[str] = []
+        base = f"table-session:{ts.public_id}:event:{seq}"
+        for coup in settled:
+            keys.append(f"{base}:coup:{coup.number}")
+            postings.append(
+                (keys[-1], [(t.source, t.target, t.amount, t.reason) for t in coup.transfers])
+            )
+            coup_rows.append(
+                Coup(
+                    table_session=ts,
+                    number=coup.number,
+                    outcome=coup.outcome,
+                    banker=before.state.banker or "",
+                    transfers=[t.as_dict() for t in coup.transfers],
+                    results=coup.results,
+                    faults=list(coup.faults),
+                    cagnotte_chips=sum(t.amount for t in coup.transfers if t.reason == "cagnotte"),
+                    first_seq=before.first_coup_action(seq),
+                    settled_seq=seq,
+                    settled_at=at,
+                )
+            )
+        for coup, extra in amended:
+            keys.append(f"{base}:coup:{coup.number}:after")
+            postings.append((keys[-1], [(t.source, t.target, t.amount, t.reason) for t in extra]))
+        if moved:
+            keys.append(f"{base}:session")
+            postings.append((keys[-1], [(t.source, t.target, t.amount, t.reason) for t in moved]))
+        if before.state.banker != journal.state.banker:
+            banker = journal.state.banker
+            tenures.append(
+                BankTenure(
+                    table_session=ts,
+                    seq=seq,
+                    player=players.get(banker) if banker else None,
+                    how=str(action["type"]),
+                    first_coup_number=len(journal.state.coups) + 1,
+                    started_at=at,
+                )
+            )
+        events.append(
+            TableEvent(
+                table_session=ts,
+                seq=seq,
+                kind=EventKind.ACTION,
+                action=action,
+                idempotency_key=str(uuid.uuid4()),
+                recorded_by=user,
+                recorded_at=at,
+                outcome={
+                    "state": journal.state.phase,
+                    "banker": journal.state.banker,
+                    "coups": [c.number for c in settled],
+                    "postings": keys,
+                },
+            )
+        )
+    with transaction.atomic():
+        TableEvent.objects.bulk_create(events, batch_size=5000)
+        Coup.objects.bulk_create(coup_rows, batch_size=5000)
+        BankTenure.objects.bulk_create(tenures, batch_size=5000)
+        txns = Transaction.objects.bulk_create(
+            (
+                Transaction(
+                    idempotency_key=key,
+                    posted_at=now,
+                    posted_by=user,
+                    memo="bench",
+                    gaming_session_id=ts.gaming_session_id,
+                    table_session=ts,
+                )
+                for key, _legs in postings
+            ),
+            batch_size=5000,
+        )
+        entries: list[Entry] = []
+        for txn, (_key, legs) in zip(txns, postings, strict=True):
+            for source, target, amount, reason in legs:
+                entries.append(
+                    Entry(
+                        transaction=txn,
+                        account=accounts[source],
+                        side=Side.DEBIT,
+                        amount=amount,
+                        reason=reason,
+                    )
+                )
+                entries.append(
+                    Entry(
+                        transaction=txn,
+                        account=accounts[target],
+                        side=Side.CREDIT,
+                        amount=amount,
+                        reason=reason,
+                    )
+                )
+        Entry.objects.bulk_create(entries, batch_size=10000)
+    ts.closed_at = now + timedelta(seconds=(len(events) + 2) * 3)
+    ts.closed_by = user
+    ts.save(update_fields=["closed_at", "closed_by"])
+
+
+def make_session(
+    label: str, coups: int, tables: int, user: User, first_table: int
+) -> GamingSession:
+    started = time.perf_counter()
+    opened = timezone.now() - timedelta(hours=12)
+    session = GamingSession.objects.create(opened_at=opened, opened_by=user)
+    per_table = [coups // tables + (1 if i < coups % tables else 0) for i in range(tables)]
+    for index, count in enumerate(per_table):
+        number = first_table + index
+        table = Table.objects.create(
+            number=number, game="chemin_de_fer", settings=SETTINGS, seat_count=6, is_active=False
+        )
+        ts = TableSession.objects.create(
+            table=table,
+            gaming_session=session,
+            game="chemin_de_fer",
+            settings=SETTINGS,
+            seat_count=6,
+            opened_at=opened,
+            opened_by=user,
+        )
+        codes = [f"{label}-{number}-{seat}" for seat in range(1, 7)]
+        Player.objects.bulk_create(Player(name=f"Player {c}", member_number=c) for c in codes)
+        accounts = {
+            code: Account.objects.create(
+                kind=AccountKind.PLAYER_POSITION,
+                gaming_session=session,
+                player=Player.objects.get(member_number=code),
+            )
+            for code in codes
+        }
+        accounts[CAGNOTTE] = Account.objects.create(
+            kind=AccountKind.CAGNOTTE, table=table, gaming_session=session
+        )
+        write_table_session(ts, codes, count, user, accounts)
+    session.closed_at = timezone.now()
+    session.closed_by = user
+    session.save(update_fields=["closed_at", "closed_by"])
+    print(
+        f"  session {label}: {coups} coups on {tables} tables in "
+        f"{time.perf_counter() - started:.1f} s",
+        flush=True,
+    )
+    return session
+
+
+def other_entries(count: int, user: User) -> None:
+    """`count` entries of 40 other sessions, written by SQL (triggers off for the load only)."""
+    if count <= 0:
+        return
+    started = time.perf_counter()
+    sessions = [
+        GamingSession.objects.create(opened_at=timezone.now(), opened_by=user) for _ in range(40)
+    ]
+    accounts = []
+    for s_index, session in enumerate(sessions):
+        codes = [f"other-{s_index}-{i}" for i in range(50)]
+        Player.objects.bulk_create(Player(name=c, member_number=c) for c in codes)
+        for player in Player.objects.filter(member_number__in=codes):
+            accounts.append(
+                Account.objects.create(
+                    kind=AccountKind.PLAYER_POSITION, player=player, gaming_session=session
+                ).pk
+            )
+    txns = count // 2
+    with connection.cursor() as cursor:
+        cursor.execute("SET session_replication_role = replica")
+        cursor.execute(
+            """
+            INSERT INTO ledger_transaction (public_id, idempotency_key, posted_at, posted_by_id,
+                                            memo, gaming_session_id)
+            SELECT gen_random_uuid(), 'other:' || g, now(), %s, 'other', (%s::bigint[])[1 + g %% 40]
+              FROM generate_series(1, %s) AS g
+            """,
+            [user.pk, [s.pk for s in sessions], txns],
+        )
+        cursor.execute(
+            """
+            INSERT INTO ledger_entry (transaction_id, account_id, side, amount, reason)
+            SELECT t.id, (%s::bigint[])[1 + (t.id * 7 + leg) %% %s],
+                   CASE WHEN leg = 0 THEN 'debit' ELSE 'credit' END, 1 + t.id %% 500, 'stake_lost'
+              FROM ledger_transaction t CROSS JOIN generate_series(0, 1) AS leg
+             WHERE t.memo = 'other'
+            """,
+            [accounts, len(accounts)],
+        )
+        cursor.execute("SET session_replication_role = origin")
+        cursor.execute("ANALYZE")
+    print(f"  {count} other entries in {time.perf_counter() - started:.1f} s", flush=True)
+
+
+# -- measurements ----------------------------------------------------------------------------
+
+RAW_GROUP_BY = """
+SELECT e.account_id, t.table_session_id, e.reason, e.side, SUM(e.amount), COUNT(e.id), MAX(e.id)
+  FROM ledger_entry e JOIN ledger_transaction t ON t.id = e.transaction_id
+ WHERE e.account_id = ANY(%s)
+ GROUP BY e.account_id, t.table_session_id, e.reason, e.side
+ ORDER BY e.account_id, t.table_session_id, e.reason, e.side
+"""
+
+
+def median_ms(run: Callable[[], Any], times: int = 5) -> float:
+    run()  # warm the cache
+    samples = []
+    for _ in range(times):
+        started = time.perf_counter()
+        run()
+        samples.append((time.perf_counter() - started) * 1000)
+    return statistics.median(samples)
+
+
+def aggregation(session: GamingSession) -> dict[str, Any]:
+    ids = list(settlement_accounts_get(gaming_session=session).values_list("pk", flat=True))
+
+    def raw() -> list[Any]:
+        with connection.cursor() as cursor:
+            cursor.execute(RAW_GROUP_BY, [ids])
+            fetched: list[Any] = cursor.fetchall()
+            return fetched
+
+    rows = len(raw())
+    entries = Entry.objects.filter(account_id__in=ids).count()
+    raw_ms = median_ms(raw)
+    orm_ms = median_ms(lambda: settlement_totals_list(account_ids=ids))
+    return {
+        "entries": entries,
+        "groups": rows,
+        "raw_sql_ms": round(raw_ms, 1),
+        "orm_ms": round(orm_ms, 1),
+        "ratio": round(orm_ms / raw_ms, 2),
+    }
+
+
+def build_in_process(session: GamingSession, *, stored: bool) -> dict[str, Any]:
+    """The report built here, step by step, with its statement count: with every table's
+    reconciliation stored at its close (`stored`), or with none (every table replayed here)."""
+    table_ids = list(session.table_sessions.values_list("pk", flat=True))
+    TableReconciliation.objects.filter(table_session_id__in=table_ids).delete()
+    if stored:
+        for ts_id in table_ids:
+            table_reconciliation_store(table_session_id=ts_id)
+    steps: dict[str, float] = {}
+
+    def timed(name: str, run: Callable[[], Any]) -> Any:
+        started = time.perf_counter()
+        value = run()
+        steps[name] = round((time.perf_counter() - started) * 1000, 1)
+        return value
+
+    gc.disable()  # as the services do while they build (ledger.reports.services)
+    with CaptureQueriesContext(connection) as queries:
+        rows = timed(
+            "rows (incl. aggregation)", lambda: settlement_rows_get(gaming_session=session)
+        )
+        summaries, made = timed(
+            "tables: stored results read, or journals fetched and replayed",
+            lambda: table_summaries_get(
+                table_sessions=rows.table_sessions, accounts=rows.accounts, totals=rows.totals
+            ),
+        )
+        checks = timed(
+            "transactions outside the tables (SQL)",
+            lambda: settlement_ledger_checks_get(
+                gaming_session=session, table_session_ids=[ts.pk for ts in rows.table_sessions]
+            ),
+        )
+        rec = timed(
+            "reconciliation",
+            lambda: reconcile(
+                table_sessions=rows.table_sessions,
+                summaries=summaries,
+                accounts=rows.accounts,
+                totals=rows.totals,
+                checks=checks,
+            ),
+        )
+        content = timed(
+            "report built", lambda: report_build(rows=rows, summaries=summaries, reconciliation=rec)
+        )
+        text = timed("canonical JSON", lambda: canonical_json(content))
+    timed("CSV rendered (stored with the report)", lambda: report_csv_render(content))
+    pdf = timed(
+        "PDF rendered (follow-up task)", lambda: report_pdf_render(content, sha256_hex(text))
+    )
+    gc.enable()
+    return {
+        "tables_replayed_here": made,
+        "queries": len(queries),
+        "coups_replayed": rec.coups_replayed,
+        "agrees": rec.agrees,
+        "differences": rec.differences[:3],
+        "steps_ms": steps,
+        "total_ms": round(sum(steps.values()), 1),
+        "content_bytes": len(text),
+        "pdf_bytes": len(pdf[2]),
+        "sha256": sha256_hex(text),
+    }
+
+
+def table_task_in_process(session: GamingSession, count: int = 5) -> dict[str, Any]:
+    """What `ledger.reconcile_table_session` costs for one table (the work done at its close)."""
+    table_ids = list(session.table_sessions.order_by("pk").values_list("pk", flat=True))[:count]
+    samples = []
+    for ts_id in table_ids:
+        TableReconciliation.objects.filter(table_session_id=ts_id).delete()
+        started = time.perf_counter()
+        table_reconciliation_store(table_session_id=ts_id)
+        samples.append(time.perf_counter() - started)
+    return {"median_ms": round(statistics.median(samples) * 1000, 1), "tables": len(samples)}
+
+
+class Worker:
+    """`celery -A casino worker` against the broker of CELERY_BROKER_URL, its log in var/."""
+
+    def __init__(self, concurrency: int) -> None:
+        self.log = open(ROOT / "var" / "bench-worker.log", "w")  # noqa: SIM115
+        self.process = subprocess.Popen(
+            [
+                str(Path(sys.executable).parent / "celery"),
+                "-A",
+                "casino",
+                "worker",
+                f"--concurrency={concurrency}",
+                "--without-gossip",
+                "--without-mingle",
+                "--loglevel=INFO",
+            ],
+            cwd=ROOT,
+            env=dict(os.environ),
+            stdout=self.log,
+            stderr=subprocess.STDOUT,
+            start_new_session=True,
+        )
+        time.sleep(4)  # the worker connects
+
+    def stop(self) -> None:
+        os.killpg(self.process.pid, signal.SIGTERM)
+        self.process.wait(timeout=60)
+        self.log.close()
+
+
+def _wait_until(condition: Callable[[], bool], what: str, timeout: float = 600) -> None:
+    started = time.perf_counter()
+    while not condition():
+        if time.perf_counter() - started > timeout:
+            raise RuntimeError(f"no {what} after {timeout} s")
+        time.sleep(0.02)
+
+
+def _report_done(session: GamingSession) -> bool:
+    report = SettlementReport.objects.filter(gaming_session=session).first()
+    return report is not None and report.status in (ReportStatus.READY, ReportStatus.FAILED)
+
+
+def _pdf_done(session: GamingSession) -> bool:
+    return ReportFile.objects.filter(report__gaming_session=session, name=PDF_FILE).exists()
+
+
+def _report_reset(session: GamingSession) -> None:
+    ReportFile.objects.filter(report__gaming_session=session).delete()
+    SettlementReport.objects.filter(gaming_session=session).delete()
+    TableReconciliation.objects.filter(table_session__gaming_session=session).delete()
+
+
+def _reopen(session: GamingSession) -> None:
+    """Bench only: the night and its tables open again, so that they can be closed again."""
+    TableSession.objects.filter(gaming_session=session).update(closed_at=None, closed_by=None)
+    GamingSession.objects.filter(pk=session.pk).update(closed_at=None, closed_by=None)
+
+
+def _stored_report(session: GamingSession) -> SettlementReport:
+    report = SettlementReport.objects.get(gaming_session=session)
+    assert report.status == ReportStatus.READY, report.error
+    return report
+
+
+def through_worker(
+    session: GamingSession, user: User, *, runs: int, open_at_close: int, concurrency: int
+) -> dict[str, Any]:
+    """The whole report through a real worker, two ways.
+
+    `cold`: nothing reconciled before; `settle_session` sent, timed to the stored report.
+    `night`: as in production, the tables close through the night (`table_session_close`, each
+    sending its reconciliation to the worker) but the last `open_at_close`; once the worker has
+    reconciled those, the manager closes the session (`gaming_session_close` closes the last
+    tables, which send theirs, and sends the report), timed from the close to the stored report.
+    """
+    if not os.environ.get("CELERY_BROKER_URL", ""):
+        return {"skipped": "set CELERY_BROKER_URL to a Redis database to measure a real worker"}
+    from ledger.tasks import settle_session
+
+    worker = Worker(concurrency)
+    cold: list[float] = []
+    cold_pdf: list[float] = []
+    night: list[float] = []
+    night_pdf: list[float] = []
+    digests: set[str] = set()
+    try:
+        for _ in range(runs):
+            _report_reset(session)
+            started = time.perf_counter()
+            settle_session.delay(session.pk)
+            _wait_until(lambda: _report_done(session), "report")
+            cold.append(time.perf_counter() - started)
+            _wait_until(lambda: _pdf_done(session), "PDF")
+            cold_pdf.append(time.perf_counter() - started)
+            digests.add(_stored_report(session).sha256)
+        table_sessions = list(
+            TableSession.objects.filter(gaming_session=session).select_related("table")
+        )
+        table_sessions.sort(key=lambda ts: ts.table.number)
+        early = table_sessions[: max(len(table_sessions) - open_at_close, 0)]
+        for _ in range(runs):
+            _report_reset(session)
+            _reopen(session)
+            for ts in early:
+                table_session_close(table_session=ts, user=user)
+            _wait_until(
+                lambda: (
+                    TableReconciliation.objects.filter(
+                        table_session__gaming_session=session
+                    ).count()
+                    == len(early)
+                ),
+                "reconciliation of the tables closed during the night",
+            )
+            session.refresh_from_db()
+            started = time.perf_counter()
+            gaming_session_close(gaming_session=session, user=user)
+            _wait_until(lambda: _report_done(session), "report")
+            night.append(time.perf_counter() - started)
+            _wait_until(lambda: _pdf_done(session), "PDF")
+            night_pdf.append(time.perf_counter() - started)
+            assert _stored_report(session).reconciled
+    finally:
+        worker.stop()
+    report = _stored_report(session)
+    return {
+        "concurrency": concurrency,
+        "nothing_precomputed_runs_s": [round(s, 2) for s in cold],
+        "nothing_precomputed_median_s": round(statistics.median(cold), 2),
+        "nothing_precomputed_pdf_median_s": round(statistics.median(cold_pdf), 2),
+        "tables_open_at_session_close": open_at_close,
+        "from_session_close_runs_s": [round(s, 2) for s in night],
+        "from_session_close_median_s": round(statistics.median(night), 2),
+        "from_session_close_pdf_runs_s": [round(s, 2) for s in night_pdf],
+        "from_session_close_pdf_median_s": round(statistics.median(night_pdf), 2),
+        "reconciled": report.reconciled,
+        # The runs from a close differ by their closing times; the others must be identical.
+        "nothing_precomputed_same_sha256": len(digests) == 1,
+        "files": {f.name: len(f.data) for f in report.files.all()},
+    }
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawTextHelpFormatter
+    )
+    parser.add_argument("--coups", type=int, default=50_000)
+    parser.add_argument("--tables", type=int, default=50)
+    parser.add_argument("--other", type=int, default=3_000_000)
+    parser.add_argument("--reuse", action="store_true", help="measure the sessions made before")
+    parser.add_argument("--runs", type=int, default=3, help="worker runs of each kind")
+    parser.add_argument(
+        "--open-at-close", type=int, default=1, help="tables still open at the session's close"
+    )
+    parser.add_argument("--concurrency", type=int, default=2, help="worker processes")
+    parser.add_argument("--no-worker", action="store_true", help="in-process measures only")
+    args = parser.parse_args()
+    if connection.vendor != "postgresql":
+        raise SystemExit("bench/settlement.py needs PostgreSQL: set DATABASE_URL.")
+    (ROOT / "var").mkdir(exist_ok=True)
+    call_command("migrate", verbosity=0)
+    user, _ = User.objects.get_or_create(username="bench")
+    for role in (Role.MANAGER, Role.INSPECTOR):
+        user.groups.add(Group.objects.get_or_create(name=role)[0])
+    if args.reuse:
+        big = GamingSession.objects.filter(table_sessions__table__number=100_001).get()
+        small = GamingSession.objects.filter(table_sessions__table__number=200_001).get()
+    else:
+        print("Loading data…", flush=True)
+        other_entries(args.other, user)
+        big = make_session("big", args.coups, args.tables, user, 100_001)
+        small = make_session("small", args.coups // 10, max(args.tables // 10, 1), user, 200_001)
+        with connection.cursor() as cursor:
+            cursor.execute("ANALYZE")
+    result: dict[str, Any] = {
+        "ledger_entries_in_table": Entry.objects.count(),
+        "aggregation": aggregation(big),
+        "table_task": table_task_in_process(big),
+        "in_process_nothing_stored": build_in_process(big, stored=False),
+        "in_process_all_stored": build_in_process(big, stored=True),
+        "in_process_small_nothing_stored": build_in_process(small, stored=False),
+        "in_process_small_all_stored": build_in_process(small, stored=True),
+    }
+    result["queries_constant"] = (
+        result["in_process_nothing_stored"]["queries"]
+        == result["in_process_small_nothing_stored"]["queries"]
+        and result["in_process_all_stored"]["queries"]
+        == result["in_process_small_all_stored"]["queries"]
+    )
+    result["same_content_stored_or_not"] = (
+        result["in_process_nothing_stored"]["sha256"] == result["in_process_all_stored"]["sha256"]
+    )
+    if not args.no_worker:
+        result["worker"] = through_worker(
+            big,
+            user,
+            runs=args.runs,
+            open_at_close=args.open_at_close,
+            concurrency=args.concurrency,
+        )
+    print(json.dumps(result, indent=1))
+
+
+if __name__ == "__main__":
+    main()

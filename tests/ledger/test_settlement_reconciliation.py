@@ -1,0 +1,243 @@
+"""Each table reconciled when it closes (issue 7, performance): the night's report uses the
+stored result while it still describes the table, replays the table otherwise, and is the same
+either way; its query count does not grow with the number of coups or tables."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+from datetime import timedelta
+from typing import Any
+
+import pytest
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
+from django.utils import timezone
+
+from ledger.models import (
+    Account,
+    AccountKind,
+    ReportFile,
+    ReportStatus,
+    SettlementReport,
+    TableReconciliation,
+)
+from ledger.reports.builders import canonical_json, sha256_hex
+from ledger.reports.renderers import PDF_FILE, report_files_render, report_pdf_render
+from ledger.reports.services import (
+    settlement_content_build,
+    settlement_report_generate,
+    table_reconciliation_store,
+    table_summaries_get,
+)
+from ledger.selectors import (
+    ledger_marks_from_totals,
+    report_without_pdf_list,
+    settlement_rows_get,
+)
+from ledger.services import Leg, post
+from ledger.tasks import reconcile_table_session, render_report_pdf, settlement_sweep
+from tables.models import TableSession
+from tables.services import gaming_session_close, table_session_close
+from tables.services.journal import last_seq_get
+from tests.ledger.test_settlement import SESSION_SCENARIOS, Night, play_night
+
+pytestmark = pytest.mark.django_db
+
+Capture = Callable[..., Any]
+
+
+def _task_name(callback: Callable[..., Any]) -> str:
+    """The task an on-commit callback sends (`partial(task.delay, id)`), else ""."""
+    task = getattr(getattr(callback, "func", None), "__self__", None)
+    return str(getattr(task, "name", ""))
+
+
+def _close_without_table_tasks(night: Night, capture: Capture) -> None:
+    """Close the night and run its commit callbacks but the tables' reconciliations: as if
+    every message sent at a table's close had been lost."""
+    with capture(execute=False) as callbacks:
+        gaming_session_close(gaming_session=night.gaming_session, user=night.manager)
+    names = [_task_name(c) for c in callbacks]
+    assert names.count("ledger.reconcile_table_session") == len(night.runs)
+    assert names[-1] == "ledger.settle_session"  # the tables' go first
+    for callback, name in zip(callbacks, names, strict=True):
+        if name != "ledger.reconcile_table_session":
+            callback()
+
+
+def _table_sessions(night: Night) -> list[TableSession]:
+    return list(
+        TableSession.objects.filter(gaming_session=night.gaming_session)
+        .select_related("table")
+        .order_by("pk")
+    )
+
+
+def test_closing_a_table_sends_its_reconciliation_after_commit(
+    django_capture_on_commit_callbacks: Capture,
+) -> None:
+    night = play_night(SESSION_SCENARIOS[:1])
+    (table_session,) = _table_sessions(night)
+
+    with django_capture_on_commit_callbacks(execute=False) as callbacks:
+        table_session_close(table_session=table_session, user=night.manager)
+    assert not TableReconciliation.objects.exists()  # nothing before the commit
+    sent = [c for c in callbacks if _task_name(c) == "ledger.reconcile_table_session"]
+    assert len(sent) == 1
+    sent[0]()
+
+    stored = TableReconciliation.objects.get()
+    assert stored.table_session_id == table_session.pk
+    assert stored.last_seq == last_seq_get(table_session)
+    assert stored.agrees is True
+    assert stored.sha256 == sha256_hex(stored.summary)
+    summary = json.loads(stored.summary)
+    assert summary["differences"] == []
+    assert summary["coups_replayed"] == len(table_session.coups.all())
+    rows = settlement_rows_get(gaming_session=night.gaming_session)
+    assert (
+        stored.ledger_mark
+        == ledger_marks_from_totals(rows.totals, [table_session.pk])[table_session.pk]
+    )
+
+    # A duplicate message stores nothing more.
+    reconcile_table_session.apply(args=(table_session.pk,))
+    assert table_reconciliation_store(table_session_id=table_session.pk) == stored
+    assert TableReconciliation.objects.count() == 1
+
+
+def test_an_open_table_is_not_reconciled() -> None:
+    night = play_night(SESSION_SCENARIOS[:1])
+    (table_session,) = _table_sessions(night)
+    assert table_reconciliation_store(table_session_id=table_session.pk) is None
+    assert not TableReconciliation.objects.exists()
+
+
+def test_the_report_is_the_same_with_or_without_the_tables_reconciled_at_their_close(
+    django_capture_on_commit_callbacks: Capture,
+) -> None:
+    night = play_night()
+    _close_without_table_tasks(night, django_capture_on_commit_callbacks)
+    report = SettlementReport.objects.get(gaming_session=night.gaming_session)
+    assert report.reconciled is True, report.content
+    assert not TableReconciliation.objects.exists()
+    render_report_pdf.apply(args=(report.pk,))  # sent when the report was stored
+    night.gaming_session.refresh_from_db()
+    files = {f.name: f.sha256 for f in ReportFile.objects.filter(report=report)}
+
+    table_sessions = _table_sessions(night)
+    for ts in table_sessions[::2]:  # some tables reconciled at their close, not all
+        reconcile_table_session.apply(args=(ts.pk,))
+    rows = settlement_rows_get(gaming_session=night.gaming_session)
+    _summaries, made = table_summaries_get(
+        table_sessions=rows.table_sessions, accounts=rows.accounts, totals=rows.totals
+    )
+    assert made == len(table_sessions) - len(table_sessions[::2])
+    partly, _rec = settlement_content_build(gaming_session=night.gaming_session)
+    assert canonical_json(partly) == report.content
+
+    for ts in table_sessions:
+        reconcile_table_session.apply(args=(ts.pk,))
+    _summaries, made = table_summaries_get(
+        table_sessions=rows.table_sessions, accounts=rows.accounts, totals=rows.totals
+    )
+    assert made == 0
+    stored, _rec = settlement_content_build(gaming_session=night.gaming_session)
+    assert canonical_json(stored) == report.content
+    # The same content renders the same files, byte for byte.
+    rendered = report_files_render(stored, report.sha256)
+    assert {name: sha256_hex(data) for name, _media, data in rendered} == files
+
+
+def test_a_table_whose_books_changed_after_its_reconciliation_is_replayed_again(
+    django_capture_on_commit_callbacks: Capture,
+) -> None:
+    night = play_night(SESSION_SCENARIOS[:2])
+    with django_capture_on_commit_callbacks(execute=False):
+        gaming_session_close(gaming_session=night.gaming_session, user=night.manager)
+    table_sessions = _table_sessions(night)
+    for ts in table_sessions:
+        reconcile_table_session.apply(args=(ts.pk,))
+    assert TableReconciliation.objects.filter(agrees=True).count() == len(table_sessions)
+
+    # A balanced transaction booked on the first table without any event of its journal: its
+    # stored reconciliation no longer describes its entries.
+    first = table_sessions[0]
+    cagnotte = Account.objects.get(
+        kind=AccountKind.CAGNOTTE, table=first.table, gaming_session=night.gaming_session
+    )
+    other = Account.objects.filter(
+        kind=AccountKind.PLAYER_POSITION, gaming_session=night.gaming_session
+    ).first()
+    assert other is not None
+    post(
+        legs=[Leg.debit(cagnotte, 5, "cagnotte"), Leg.credit(other, 5, "cagnotte")],
+        idempotency_key="outside-the-journal",
+        posted_by=night.manager,
+        gaming_session=night.gaming_session,
+        table_session=first,
+    )
+    rows = settlement_rows_get(gaming_session=night.gaming_session)
+    _summaries, made = table_summaries_get(
+        table_sessions=rows.table_sessions, accounts=rows.accounts, totals=rows.totals
+    )
+    assert made == 1
+
+    report = settlement_report_generate(gaming_session_id=night.gaming_session.pk)
+    assert report is not None and report.reconciled is False
+    kinds = {d["kind"] for d in json.loads(report.content)["reconciliation"]["differences"]}
+    assert "unexplained_transaction" in kinds
+    assert "balance_differs" in kinds
+
+
+def _queries(night: Night) -> int:
+    with CaptureQueriesContext(connection) as queries:
+        settlement_content_build(gaming_session=night.gaming_session)
+    return len(queries)
+
+
+def test_the_report_query_count_does_not_grow_with_coups_or_tables(
+    django_capture_on_commit_callbacks: Capture,
+) -> None:
+    small = play_night(SESSION_SCENARIOS[:1])
+    large = play_night(SESSION_SCENARIOS)
+    for night in (small, large):
+        with django_capture_on_commit_callbacks(execute=False):
+            gaming_session_close(gaming_session=night.gaming_session, user=night.manager)
+        night.gaming_session.refresh_from_db()
+    coups = [sum(ts.coups.count() for ts in _table_sessions(night)) for night in (small, large)]
+    assert coups[1] > 3 * coups[0]
+
+    # Nothing reconciled at the tables' close: every table is replayed by the report.
+    replaying = [_queries(small), _queries(large)]
+    assert replaying[0] == replaying[1]
+
+    # Every table reconciled at its close: the stored results are read.
+    for night in (small, large):
+        for ts in _table_sessions(night):
+            reconcile_table_session.apply(args=(ts.pk,))
+    stored = [_queries(small), _queries(large)]
+    assert stored[0] == stored[1]
+    assert stored[0] <= replaying[0]
+
+
+def test_the_pdf_follows_the_stored_report(settings: Any) -> None:
+    settings.SETTLEMENT_SWEEP_GRACE_SECONDS = 0
+    night = play_night(SESSION_SCENARIOS[:2])
+    gaming_session_close(gaming_session=night.gaming_session, user=night.manager)
+    # Run here without its commit callbacks: the report is stored, its PDF not yet sent.
+    report = settlement_report_generate(gaming_session_id=night.gaming_session.pk)
+    assert report is not None and report.status == ReportStatus.READY
+    names = set(ReportFile.objects.filter(report=report).values_list("name", flat=True))
+    assert names == {"players.csv", "coups.csv", "cagnotte.csv"}
+    later = timezone.now() + timedelta(hours=1)
+    assert report_without_pdf_list(generated_before=later) == [report.pk]
+
+    assert settlement_sweep.apply().get() == 1  # the lost PDF message is sent again
+    pdf = ReportFile.objects.get(report=report, name=PDF_FILE)
+    assert bytes(pdf.data) == report_pdf_render(json.loads(report.content), report.sha256)[2]
+    assert pdf.sha256 == sha256_hex(bytes(pdf.data))
+    render_report_pdf.apply(args=(report.pk,))  # a duplicate message stores nothing more
+    assert ReportFile.objects.filter(report=report).count() == 4
+    assert report_without_pdf_list(generated_before=later) == []

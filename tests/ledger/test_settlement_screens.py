@@ -1,0 +1,231 @@
+"""The settlement screens and the manager's and auditor's services (issue 7)."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+from datetime import timedelta
+from typing import Any
+
+import pytest
+from django.test import Client
+from django.urls import reverse
+from django.utils import timezone
+
+from casino.errors import DomainError, ErrorCode, PermissionDeniedError
+from casino.roles import Role
+from ledger.models import CountedCagnotte, ReportStatus, SettlementReport
+from ledger.reports.counts import cagnotte_compare
+from ledger.reports.services import (
+    cagnotte_count_record,
+    reconciliation_rerun,
+    report_sign_off,
+    settlement_report_generate,
+)
+from ledger.selectors import unsettled_session_list
+from ledger.tasks import settle_session, settlement_sweep
+from tables.models import Table
+from tests.factories import UserFactory
+from tests.ledger.test_settlement import SESSION_SCENARIOS, Night, close_night, play_night
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def settled(
+    django_capture_on_commit_callbacks: Callable[..., Any],
+) -> tuple[Night, SettlementReport]:
+    night = play_night(SESSION_SCENARIOS[:2])
+    return night, close_night(night, django_capture_on_commit_callbacks)
+
+
+def test_closing_sends_the_task_after_commit(
+    django_capture_on_commit_callbacks: Callable[..., Any],
+) -> None:
+    night = play_night(SESSION_SCENARIOS[:1])
+    from tables.services import gaming_session_close
+
+    with django_capture_on_commit_callbacks(execute=False) as callbacks:
+        gaming_session_close(gaming_session=night.gaming_session, user=night.manager)
+    assert not SettlementReport.objects.exists()  # nothing before the commit
+    assert len(callbacks) >= 1
+    for callback in callbacks:
+        callback()
+    assert SettlementReport.objects.get().status == ReportStatus.READY
+
+
+def test_an_open_session_is_not_settled() -> None:
+    night = play_night(SESSION_SCENARIOS[:1])
+    assert settlement_report_generate(gaming_session_id=night.gaming_session.pk) is None
+    settle_session.apply(args=(night.gaming_session.pk,))
+    assert not SettlementReport.objects.exists()
+
+
+def test_the_sweeper_finds_closed_sessions_without_a_report(
+    settled: tuple[Night, SettlementReport], settings: Any
+) -> None:
+    settings.SETTLEMENT_SWEEP_GRACE_SECONDS = 0
+    night, report = settled
+    later = timezone.now() + timedelta(hours=1)
+    assert unsettled_session_list(closed_before=later, stale_before=later) == []
+    SettlementReport.objects.filter(pk=report.pk).update(status=ReportStatus.FAILED)
+    assert unsettled_session_list(closed_before=later, stale_before=later) == [
+        night.gaming_session.pk
+    ]
+    assert settlement_sweep.apply().get() == 1  # sent again (run eagerly here)
+    report.refresh_from_db()
+    assert report.status == ReportStatus.READY
+    assert report.attempts == 2
+    assert settlement_sweep.apply().get() == 0
+
+
+def test_counted_cagnotte_needs_a_manager_and_a_second_person(
+    settled: tuple[Night, SettlementReport],
+) -> None:
+    night, report = settled
+    content = json.loads(report.content)
+    table = Table.objects.get(number=content["cagnotte"][0]["table"])
+    witness = UserFactory.create(roles=[Role.INSPECTOR])
+    croupier = UserFactory.create(roles=[Role.CROUPIER])
+
+    with pytest.raises(PermissionDeniedError):
+        cagnotte_count_record(
+            report=report, table=table, counted_chips=1, counted_by=croupier, witness=witness
+        )
+    with pytest.raises(DomainError) as same:
+        cagnotte_count_record(
+            report=report, table=table, counted_chips=1, counted_by=night.manager,
+            witness=night.manager,
+        )  # fmt: skip
+    assert same.value.code == ErrorCode.SECOND_PERSON_REQUIRED
+    with pytest.raises(PermissionDeniedError):
+        cagnotte_count_record(
+            report=report, table=table, counted_chips=1, counted_by=night.manager,
+            witness=croupier,
+        )  # fmt: skip
+
+    cagnotte_count_record(
+        report=report, table=table, counted_chips=0, counted_by=night.manager, witness=witness
+    )
+    with pytest.raises(DomainError):  # counted once: no draft
+        cagnotte_count_record(
+            report=report, table=table, counted_chips=5, counted_by=night.manager,
+            witness=witness,
+        )  # fmt: skip
+    assert CountedCagnotte.objects.filter(report=report).count() == 1
+
+
+def test_surplus_and_shortfall_are_never_offset_between_tables() -> None:
+    compared = cagnotte_compare(
+        [{"table": 1, "expected": 100, "booked": 100}, {"table": 2, "expected": 50, "booked": 50}],
+        [{"table": 1, "counted": 110}, {"table": 2, "counted": 40}],
+    )
+    assert [r["kind"] for r in compared["rows"]] == ["surplus", "shortfall"]
+    assert compared["surplus"] == 10
+    assert compared["shortfall"] == 10
+    # art. 70: the higher of expected and counted goes to the control register, table by table.
+    assert compared["register"] == 110 + 50
+
+
+def test_sign_off_needs_every_count_and_signs_the_digest(
+    settled: tuple[Night, SettlementReport],
+) -> None:
+    night, report = settled
+    witness = UserFactory.create(roles=[Role.INSPECTOR])
+    content = json.loads(report.content)
+    with pytest.raises(DomainError):
+        report_sign_off(report=report, user=night.manager)
+    for row in content["cagnotte"]:
+        cagnotte_count_record(
+            report=report,
+            table=Table.objects.get(number=row["table"]),
+            counted_chips=row["expected"],
+            counted_by=night.manager,
+            witness=witness,
+        )
+    signed = report_sign_off(report=report, user=night.manager)
+    assert signed.report_sha256 == report.sha256
+    assert len(signed.signed_sha256) == 64
+    with pytest.raises(DomainError):
+        report_sign_off(report=report, user=night.manager)
+
+
+def test_the_auditor_reruns_the_reconciliation(settled: tuple[Night, SettlementReport]) -> None:
+    _night, report = settled
+    auditor = UserFactory.create(roles=[Role.AUDITOR])
+    run = reconciliation_rerun(report=report, user=auditor)
+    assert run.agrees is True
+    assert run.same_content is True
+    assert run.sha256 == report.sha256
+
+
+def test_the_report_page_shows_the_registers(settled: tuple[Night, SettlementReport]) -> None:
+    night, report = settled
+    client = Client()
+    client.force_login(night.manager)
+    response = client.get(reverse("reports:detail", args=[report.public_id]))
+    assert response.status_code == 200
+    body = response.content.decode()
+    for words in ("Cagnotte book", "Register of bankers", "Reconciliation", "<svg"):
+        assert words in body
+    assert report.sha256 in body
+
+
+def test_the_progress_region_polls_until_the_report_is_ready(
+    settled: tuple[Night, SettlementReport],
+) -> None:
+    night, report = settled
+    client = Client()
+    client.force_login(night.manager)
+    url = reverse("reports:progress", args=[report.public_id])
+    SettlementReport.objects.filter(pk=report.pk).update(status=ReportStatus.BUILDING)
+    waiting = client.get(url, headers={"HX-Request": "true"})
+    assert waiting.status_code == 200
+    assert "<html" not in waiting.content.decode()
+    assert 'hx-trigger="every 1s"' in waiting.content.decode()
+    SettlementReport.objects.filter(pk=report.pk).update(status=ReportStatus.READY)
+    done = client.get(url, headers={"HX-Request": "true"})
+    assert done.headers.get("HX-Refresh") == "true"
+
+
+def test_a_croupier_cannot_see_reports(settled: tuple[Night, SettlementReport]) -> None:
+    _night, report = settled
+    client = Client()
+    client.force_login(UserFactory.create(roles=[Role.CROUPIER]))
+    assert client.get(reverse("reports:detail", args=[report.public_id])).status_code == 403
+    assert client.get(reverse("reports:list")).status_code == 403
+
+
+def test_files_and_the_pdf_download(settled: tuple[Night, SettlementReport]) -> None:
+    night, report = settled
+    client = Client()
+    client.force_login(night.manager)
+    csv = client.get(reverse("reports:file", args=[report.public_id, "cagnotte.csv"]))
+    assert csv.status_code == 200
+    assert csv.content.startswith(b"table,coup,time_utc,banker,pot,levy,gain\n")
+    pdf = client.get(reverse("reports:pdf", args=[report.public_id]))
+    assert pdf.status_code == 200
+    assert pdf.content.startswith(b"%PDF")
+    again = client.get(reverse("reports:pdf", args=[report.public_id]))
+    assert again.content == pdf.content  # the same report, the same bytes
+
+
+def test_the_manager_closes_the_session_from_the_screen(
+    django_capture_on_commit_callbacks: Callable[..., Any],
+) -> None:
+    night = play_night(SESSION_SCENARIOS[:1])
+    client = Client()
+    client.force_login(night.manager)
+    listing = client.get(reverse("reports:list"))
+    assert str(night.gaming_session.public_id) in listing.content.decode()
+    with django_capture_on_commit_callbacks(execute=True):
+        response = client.post(
+            reverse("reports:session-close", args=[night.gaming_session.public_id])
+        )
+    report = SettlementReport.objects.get(gaming_session=night.gaming_session)
+    assert response.status_code == 302
+    # In a test the commit callbacks run after the view: it sends the manager to the waiting
+    # page, which follows the report once a worker has created it.
+    assert response["Location"] == reverse("reports:waiting", args=[night.gaming_session.public_id])
+    waiting = client.get(response["Location"], headers={"HX-Request": "true"})
+    assert waiting.headers["HX-Redirect"] == reverse("reports:detail", args=[report.public_id])
