@@ -32,7 +32,10 @@ from tests.concurrency.kit import (
 )
 from tests.concurrency.threads import slowed, together
 
-pytestmark = [pytest.mark.postgres, pytest.mark.django_db(transaction=True)]
+pytestmark = [
+    pytest.mark.postgres,
+    pytest.mark.django_db(transaction=True, serialized_rollback=True),
+]
 
 THREADS = 8
 SETTLING = {"type": "banker_stand", "actor": 1}

@@ -48,7 +48,10 @@ from tests.concurrency.kit import (
 from tests.concurrency.threads import Outcome, slowed, together
 from tests.factories import UserFactory
 
-pytestmark = [pytest.mark.postgres, pytest.mark.django_db(transaction=True)]
+pytestmark = [
+    pytest.mark.postgres,
+    pytest.mark.django_db(transaction=True, serialized_rollback=True),
+]
 
 TABLES = 16
 COUPS = 6

@@ -26,6 +26,19 @@ from tests.subprocess_env import ROOT, clean_env
 CHROMIUM = os.environ.get("CHROMIUM_PATH") or shutil.which("chromium") or ""
 SHOTS = Path(os.environ.get("E2E_SCREENSHOTS", str(ROOT / "var" / "e2e")))
 EXTRA_TABLES = (11, 12, 13, 14)  # chemin de fer tables, one per test that needs its own
+# Tables opened with a worked example's settings and seating, fresh (no first banker yet), for
+# the examples the demo tables cannot replay: (table number, examples file). Their players are
+# `E<number>-<id of the example>`.
+EXAMPLE_TABLES = (
+    (21, "lansquenet_moderne/examples/LM-X3.json"),
+    (22, "lansquenet_classique/examples/LC-X2.json"),
+    (23, "pontoon/examples/PT-X3.json"),
+)
+
+
+def example_ids(number: int, scenario: dict[str, Any]) -> dict[str, str]:
+    ids = list(scenario.get("seats", {}).values()) + list(scenario.get("standing", []))
+    return {pid: f"E{number}-{pid}" for pid in ids}
 
 
 def _free_port() -> int:
@@ -56,6 +69,22 @@ for number in %(tables)r:
                             seats={n: codes[n - 1] for n in range(1, 7)}, standing=codes[6:8])
     staff_assign(table_session=ts, staff=croupier, role=AssignmentRole.CROUPIER,
                  assigned_by=manager)
+import json
+from pathlib import Path
+for number, name in %(examples)r:
+    data = json.loads((Path("tests/scenarios") / name).read_text())
+    scenario = data[0] if isinstance(data, list) else data
+    ids = {pid: f"E{number}-{pid}" for pid in
+           list(scenario.get("seats", {}).values()) + list(scenario.get("standing", []))}
+    for code in ids.values():
+        Player.objects.get_or_create(member_number=code, defaults={"name": f"Joueur {code}"})
+    table = table_create(number=number, game=scenario["game"], settings=scenario["settings"],
+                         seat_count=scenario.get("seat_count"))
+    ts = table_session_open(table=table, gaming_session=session, opened_by=manager,
+                            seats={int(n): ids[p] for n, p in scenario["seats"].items()},
+                            standing=[ids[p] for p in scenario.get("standing", [])])
+    staff_assign(table_session=ts, staff=croupier, role=AssignmentRole.CROUPIER,
+                 assigned_by=manager)
 """
 
 
@@ -76,7 +105,7 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     for args in (["migrate", "--noinput"], ["demo_data"]):
         subprocess.run([*manage, *args], cwd=ROOT, env=env, check=True, capture_output=True)
     subprocess.run(
-        [sys.executable, "-c", SETUP % {"tables": EXTRA_TABLES}],
+        [sys.executable, "-c", SETUP % {"tables": EXTRA_TABLES, "examples": EXAMPLE_TABLES}],
         cwd=ROOT,
         env=env | {"DJANGO_SETTINGS_MODULE": "casino.settings"},
         check=True,

@@ -12,7 +12,7 @@ from typing import Any
 
 import pytest
 
-from tests.e2e.conftest import screenshot
+from tests.e2e.conftest import example_ids, screenshot
 from tests.e2e.driver import demo_ids, expected_results, payouts, play, settled, who
 
 pytestmark = pytest.mark.slow
@@ -31,11 +31,14 @@ def open_table(page: Any, number: int) -> None:
     page.locator("#desk").wait_for()
 
 
-def play_example(page: Any, scenario: dict[str, Any], ids: dict[str, str]) -> None:
-    """Every action of the example; those the rules refuse must be refused in place."""
+def play_example(
+    page: Any, scenario: dict[str, Any], ids: dict[str, str], *, fresh: bool = False
+) -> None:
+    """Every action of the example; those the rules refuse must be refused in place. A demo
+    table already has its first banker; a fresh table has it named from the screen."""
     for action in scenario["actions"]:
-        if action["type"] == "set_first_banker":
-            continue  # the demo table already has its first banker
+        if action["type"] == "set_first_banker" and not fresh:
+            continue
         if "expect_error" in action and not offered(page, action, ids):
             continue  # the screen does not even offer it: only legal actions are drawn
         status = play(page, action, ids)
@@ -118,6 +121,38 @@ def test_pontoon_a_buy_a_twist_and_a_bust(new_page: Any) -> None:
     play_example(page, scenario, ids)
     check_coups(page, scenario, ids)
     screenshot(page, "pontoon")
+
+
+def _fresh_example(page: Any, number: int, game: str, name: str, shot: str) -> None:
+    """A worked example played from the start at a table opened with its settings and seating
+    (tests/e2e/conftest.py, EXAMPLE_TABLES), its payouts checked against the rules'."""
+    open_table(page, number)
+    scenario = example(game, name)
+    ids = example_ids(number, scenario)
+    play_example(page, scenario, ids, fresh=True)
+    check_coups(page, scenario, ids)
+    screenshot(page, shot)
+
+
+def test_lansquenet_moderne_a_doublet(new_page: Any) -> None:
+    """LM-X3: cards 7 and 7, a doublet (the banker wins); the bank bought at the refait level,
+    reduced, then the banker's card comes out."""
+    page = new_page("croupier1")
+    _fresh_example(page, 21, "lansquenet_moderne", "LM-X3", "lansquenet-moderne-doublet")
+
+
+def test_lansquenet_classique_a_double(new_page: Any) -> None:
+    """LC-X2: a double and a triple 7 in the deal, the banker's card takes, carabins bet on
+    the cartes de reprise, every card is taken."""
+    page = new_page("croupier1")
+    _fresh_example(page, 22, "lansquenet_classique", "LC-X2", "lansquenet-classique-double")
+
+
+def test_pontoon_a_five_card_trick(new_page: Any) -> None:
+    """PT-X3: two buys and a twist make a five-card trick (stake 30); a twist busts; the banker
+    busts and pays everyone still in play."""
+    page = new_page("croupier1")
+    _fresh_example(page, 23, "pontoon", "PT-X3", "pontoon-five-card-trick")
 
 
 def _cf_first_steps(page: Any, upto: int) -> dict[str, str]:

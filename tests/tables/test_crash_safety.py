@@ -32,7 +32,11 @@ from tests.concurrency.kit import (
 )
 from tests.subprocess_env import ROOT, clean_env
 
-pytestmark = [pytest.mark.postgres, pytest.mark.django_db(transaction=True), pytest.mark.slow]
+pytestmark = [
+    pytest.mark.postgres,
+    pytest.mark.django_db(transaction=True, serialized_rollback=True),
+    pytest.mark.slow,
+]
 
 SETTINGS = {"decks": 8, "chip_unit": 10, "min_bank": 100, "min_stake": 10}
 

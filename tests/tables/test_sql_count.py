@@ -142,7 +142,7 @@ def test_p2_settling_action_at_most_12_statements(
 
 
 @pytest.mark.postgres
-@pytest.mark.django_db(transaction=True)
+@pytest.mark.django_db(transaction=True, serialized_rollback=True)
 def test_p2_statements_per_action_on_postgresql_with_real_commits() -> None:
     counts = {n: _statements(n, nullcontext) for n in PLAYERS}
     _check(counts, MAX_STATEMENTS)
