@@ -70,9 +70,22 @@ def table_session_get(user: Any, public_id: Any) -> TableSession:
         raise Http404("No such table session.")
     if sees_floor(user):
         return found
-    if Role.CROUPIER in roles_of(user) and on_duty_sessions(user).filter(pk=found.pk).exists():
+    if _on_duty(user, found):
         return found
     raise PermissionDeniedError("This table is not yours to see.")
+
+
+def _on_duty(user: Any, table_session: TableSession) -> bool:
+    """Whether this croupier is on duty at this table now (asked once per request: kept on
+    the table session object the request holds)."""
+    if Role.CROUPIER not in roles_of(user):
+        return False
+    cached: tuple[int, bool] | None = getattr(table_session, "_console_on_duty", None)
+    if cached is None or cached[0] != user.pk:
+        found = on_duty_sessions(user).filter(pk=table_session.pk).exists()
+        cached = (user.pk, found)
+        table_session._console_on_duty = cached  # type: ignore[attr-defined]
+    return cached[1]
 
 
 def may_record(user: Any, table_session: TableSession) -> bool:
@@ -81,7 +94,4 @@ def may_record(user: Any, table_session: TableSession) -> bool:
         return False
     if is_inspector(user):
         return True
-    return (
-        Role.CROUPIER in roles_of(user)
-        and on_duty_sessions(user).filter(pk=table_session.pk).exists()
-    )
+    return _on_duty(user, table_session)

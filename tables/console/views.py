@@ -26,7 +26,8 @@ from django.contrib.auth.decorators import login_required
 from django.contrib.auth.models import User
 from django.http import Http404, HttpRequest, HttpResponse, HttpResponseRedirect
 from django.shortcuts import render
-from django.template.loader import render_to_string
+from django.template.context import make_context
+from django.template.loader import get_template, render_to_string
 from django.urls import reverse
 from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.safestring import SafeString
@@ -221,25 +222,41 @@ def _draw(
         "problem": problem,
         "notice": notice,
     }
-    regions = {
-        name: render_to_string(f"{TABLE}#table-{name}", context, request=request)
-        for name in REGIONS
-    }
-    rows = [
-        (
-            f"c{row.coup.settled_seq}",
-            render_to_string(f"{TABLE}#coup-row", context | {"row": row}, request=request),
-        )
-        for row in context["screen"].coups
-    ]
-    digests = {name: _digest(html) for name, html in regions.items()}
-    digests |= {name: _digest(html) for name, html in rows}
-    context |= {
-        "key": new_key(),
-        "digests": _digests_text(digests),
-    }
-    meta = render_to_string(f"{TABLE}#screen-meta", context, request=request)
+    # One template context for every part (the context processors run once, not per part).
+    with _Parts(context, request) as part:
+        regions = {name: part(f"table-{name}") for name in REGIONS}
+        rows = [
+            (f"c{row.coup.settled_seq}", part("coup-row", row=row))
+            for row in context["screen"].coups
+        ]
+        digests = {name: _digest(html) for name, html in regions.items()}
+        digests |= {name: _digest(html) for name, html in rows}
+        context |= {"key": new_key(), "digests": _digests_text(digests)}
+        meta = part("screen-meta", key=context["key"], digests=context["digests"])
     return Drawn(context, regions, rows, digests, meta)
+
+
+class _Parts:
+    """Render the named partials of the table screen in one request context: the context
+    processors run once for all the parts (they ran once per part, fifteen times an action)."""
+
+    def __init__(self, context: dict[str, Any], request: ConsoleRequest) -> None:
+        self.context = make_context(context, request)
+        self.page = get_template(TABLE).template  # type: ignore[attr-defined]
+        self.bound: Any = None
+
+    def __enter__(self) -> Callable[..., SafeString]:
+        self.bound = self.context.bind_template(self.page)
+        self.bound.__enter__()
+        return self.render
+
+    def __exit__(self, *exc: Any) -> None:
+        self.bound.__exit__(*exc)
+
+    def render(self, name: str, **extra: Any) -> SafeString:
+        partial = get_template(f"{TABLE}#{name}").template  # type: ignore[attr-defined]
+        with self.context.push(extra):
+            return SafeString(partial.render(self.context))
 
 
 def _is_row(name: str) -> bool:

@@ -173,8 +173,36 @@ class _JournalCache:
         with self._lock:
             self._items.clear()
 
+    def latest(self, table: str, before: int) -> Journal | None:
+        """The cached journal of `table` with the highest sequence number below `before`."""
+        with self._lock:
+            found = [j for (t, seq), j in self._items.items() if t == table and seq < before]
+        return max(found, key=lambda j: j.last_seq, default=None)
+
 
 journal_cache = _JournalCache()
+
+
+def _caught_up(table_session: TableSession, last_seq: int) -> Journal | None:
+    """The journal at `last_seq` from an older one this process cached, by applying only the
+    events since: another process (a gunicorn worker) recorded them. None when one of those
+    events sets earlier ones aside (an undo, a void): then the whole journal is replayed."""
+    base = journal_cache.latest(str(table_session.public_id), last_seq)
+    if base is None:
+        return None
+    newer = list(
+        TableEvent.objects.filter(table_session=table_session, seq__gt=base.last_seq)
+        .order_by("seq")
+        .values_list("seq", "kind", "action")
+    )
+    if not newer or any(
+        kind in (EventKind.UNDO, EventKind.VOID, EventKind.OPEN) for _s, kind, _a in newer
+    ):
+        return None
+    journal = base
+    for seq, kind, action in newer:
+        journal = journal_advance(journal, seq, kind, action)
+    return journal
 
 
 def journal_get(table_session: TableSession, last_seq: int | None = None) -> Journal:
@@ -185,7 +213,9 @@ def journal_get(table_session: TableSession, last_seq: int | None = None) -> Jou
     cached = journal_cache.get(key)
     if cached is not None:
         return cached
-    journal = journal_build(table_session, _events_of(table_session))
+    journal = _caught_up(table_session, last_seq) or journal_build(
+        table_session, _events_of(table_session)
+    )
     if journal.last_seq == last_seq:
         journal_cache.put(key, journal)
     return journal

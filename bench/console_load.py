@@ -1,0 +1,450 @@
+"""The console's record-action POST under load: the product under gunicorn, on loopback (issue 5).
+
+Serves the project with gunicorn (deploy/gunicorn.conf.py) on 127.0.0.1 and a free port, on a
+fresh temporary SQLite file — or on the database of DATABASE_URL when it is set (give it a
+throwaway PostgreSQL database: the bench migrates it and fills it) — then drives the console's
+record-action POST with 16 and then 40 requests in flight, as croupiers at as many tables would:
+each client logs in (real session and CSRF cookies), opens its table screen and replays the
+rules' worked examples (tests/scenarios/*/examples, every game) through the console's forms,
+carrying the screen's meta (sequence number, idempotency key, digests) from answer to answer.
+Now and then a client posts once with a stale sequence number on purpose (a second screen): the
+409 is counted apart. Actions the examples expect to be refused are not posted.
+
+Bounded: each phase stops after --requests posts or --seconds, whichever comes first; only
+loopback traffic. Prints p50/p95/p99 per phase and every unexpected status.
+
+    .venv/bin/python bench/console_load.py [--requests 2000] [--seconds 120] [--workers 5]
+    DATABASE_URL=postgres://postgres@127.0.0.1:5432/load .venv/bin/python bench/console_load.py
+"""
+
+from __future__ import annotations
+
+import argparse
+import http.client
+import itertools
+import json
+import os
+import re
+import secrets
+import signal
+import socket
+import statistics
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+from collections import Counter
+from collections.abc import Iterator, Mapping
+from dataclasses import dataclass, field
+from http.cookies import SimpleCookie
+from pathlib import Path
+from typing import Any
+from urllib.parse import urlencode
+
+ROOT = Path(__file__).resolve().parent.parent
+EXAMPLES = sorted((ROOT / "tests" / "scenarios").glob("*/examples/*.json"))
+PHASES = (16, 40)
+STALE_EVERY = 25  # one deliberate stale post (409) every this many posts of a client
+PASSWORD = "load-bench-password"
+
+
+def percentile(values: list[float], p: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, round(p / 100 * (len(ordered) - 1)))]
+
+
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        port: int = sock.getsockname()[1]
+        return port
+
+
+def examples() -> list[dict[str, Any]]:
+    """The worked examples, shortest first within a game (CF-X5 is a whole shoe)."""
+    found = []
+    for path in EXAMPLES:
+        data = json.loads(path.read_text(encoding="utf-8"))
+        found += data if isinstance(data, list) else [data]
+    return found
+
+
+# -- the data: tables, croupiers, players -----------------------------------------------------
+
+
+@dataclass
+class Assignment:
+    """One client of the load: a croupier and the table sessions it plays, in order."""
+
+    username: str
+    tables: list[tuple[str, dict[str, Any], dict[str, str]]] = field(default_factory=list)
+
+
+def player_ids(scenario: Mapping[str, Any]) -> set[str]:
+    """Every player id a scenario names: seated, standing, actors, claims, sit/leave."""
+    ids = set(scenario.get("seats", {}).values()) | set(scenario.get("standing", []))
+    for action in scenario["actions"]:
+        for value in (action.get("actor"), action.get("player")):
+            if isinstance(value, str) and value != "croupier":
+                ids.add(value)
+        for claim in action.get("claims", []) or []:
+            if isinstance(claim.get("player"), str):
+                ids.add(claim["player"])
+    return ids
+
+
+def data_create(clients_per_phase: tuple[int, ...], requests: int) -> list[list[Assignment]]:
+    """Croupiers, players and opened table sessions: enough worked examples for each client's
+    share of the requests (plus one), every example at a table of its own."""
+    import django
+
+    django.setup()
+    from django.contrib.auth.models import Group, User
+    from django.core.management import call_command
+    from django.db import connections
+
+    from casino.models import Player
+    from casino.roles import Role
+    from casino.services import gaming_session_open
+    from tables.models import AssignmentRole
+    from tables.services import staff_assign, table_create, table_session_open
+
+    call_command("migrate", verbosity=0, interactive=False)
+    call_command("collectstatic", verbosity=0, interactive=False)  # DEBUG is off: a manifest
+    manager = User.objects.create_user("load-manager", password=PASSWORD)
+    manager.groups.add(Group.objects.get(name=Role.MANAGER))
+    gaming_session = gaming_session_open(opened_by=manager)
+    corpus = examples()
+    cycle = itertools.cycle(range(len(corpus)))
+    numbers = itertools.count(100)
+    phases: list[list[Assignment]] = []
+    for phase, clients in enumerate(clients_per_phase):
+        share = requests // clients + 1
+        assignments = []
+        for client in range(clients):
+            croupier = User.objects.create_user(f"load-{phase}-{client}", password=PASSWORD)
+            croupier.groups.add(Group.objects.get(name=Role.CROUPIER))
+            assignment = Assignment(croupier.username)
+            planned = 0
+            while planned < share:
+                scenario = corpus[next(cycle)]
+                number = next(numbers)
+                ids = {pid: f"L{number}-{pid}" for pid in player_ids(scenario)}
+                Player.objects.bulk_create(
+                    [Player(member_number=code, name=f"Load {code}") for code in ids.values()]
+                )
+                table = table_create(
+                    number=number,
+                    game=scenario["game"],
+                    settings=scenario.get("settings", {}),
+                    seat_count=scenario.get("seat_count"),
+                )
+                opened = table_session_open(
+                    table=table,
+                    gaming_session=gaming_session,
+                    opened_by=manager,
+                    seats={int(seat): ids[pid] for seat, pid in scenario.get("seats", {}).items()},
+                    standing=[ids[pid] for pid in scenario.get("standing", [])],
+                )
+                staff_assign(
+                    table_session=opened,
+                    staff=croupier,
+                    role=AssignmentRole.CROUPIER,
+                    assigned_by=manager,
+                )
+                assignment.tables.append((str(opened.public_id), scenario, ids))
+                planned += sum(1 for a in scenario["actions"] if "expect_error" not in a)
+            assignments.append(assignment)
+        phases.append(assignments)
+    connections.close_all()
+    return phases
+
+
+# -- one croupier's browser ---------------------------------------------------------------------
+
+
+class Browser:
+    """Cookies, CSRF and the screen's meta, over one keep-alive connection to the server."""
+
+    def __init__(self, port: int) -> None:
+        self.port = port
+        self.connection = http.client.HTTPConnection("127.0.0.1", port, timeout=60)
+        self.cookies: dict[str, str] = {}
+        self.meta: dict[str, str] = {}
+        self.kept: dict[str, None] = {}
+        self.regions: list[str] = []
+
+    def request(
+        self, method: str, path: str, body: Mapping[str, Any] | list[tuple[str, Any]] | None = None
+    ) -> tuple[int, str]:
+        headers = {"Cookie": "; ".join(f"{k}={v}" for k, v in self.cookies.items())}
+        data = None
+        if body is not None:
+            data = urlencode(body, doseq=True)
+            headers["Content-Type"] = "application/x-www-form-urlencoded"
+            headers["X-CSRFToken"] = self.cookies.get("csrftoken", "")
+            headers["HX-Request"] = "true"
+        for attempt in range(2):
+            try:
+                self.connection.request(method, path, body=data, headers=headers)
+                response = self.connection.getresponse()
+                text = response.read().decode()
+                break
+            except (http.client.RemoteDisconnected, ConnectionResetError, BrokenPipeError):
+                # gunicorn's sync workers close the connection after each answer.
+                self.connection.close()
+                self.connection = http.client.HTTPConnection("127.0.0.1", self.port, timeout=60)
+                if attempt:
+                    raise
+        for header in response.headers.get_all("Set-Cookie") or []:
+            cookie = SimpleCookie(header)
+            self.cookies.update({key: morsel.value for key, morsel in cookie.items()})
+        return response.status, text
+
+    def login(self, username: str) -> None:
+        self.request("GET", "/login/")
+        status, _text = self.request(
+            "POST",
+            "/login/",
+            {
+                "username": username,
+                "password": PASSWORD,
+                "csrfmiddlewaretoken": self.cookies["csrftoken"],
+            },
+        )
+        assert status == 302, f"login of {username}: {status}"
+
+    def open(self, table_session: str) -> None:
+        status, page = self.request("GET", f"/console/tables/{table_session}/")
+        assert status == 200, status
+        self.regions = re.findall(r'data-regions="([^"]*)"', page)[0].split()
+        self.take_meta(page)
+        self.kept = dict.fromkeys(self.region_digests().values())
+
+    def take_meta(self, body: str) -> None:
+        start = body.index('id="screen-meta"')
+        meta = body[start : body.index("</div>", start)]
+        self.meta = dict(re.findall(r'name="(\w+)" value="([^"]*)"', meta))
+        digests = self.region_digests()
+        for name in re.findall(r'<\w+ hx-swap-oob="true" id="table-(\w+)"', body):
+            self.kept[digests[name]] = None
+        while len(self.kept) > 64:  # console.js keeps 64 regions
+            del self.kept[next(iter(self.kept))]
+
+    def region_digests(self) -> dict[str, str]:
+        digests = [item for item in self.meta["screen"].split() if ":" not in item]
+        return dict(zip(self.regions, digests, strict=True))
+
+
+def form_data(action: Mapping[str, Any], ids: Mapping[str, str]) -> list[tuple[str, Any]]:
+    """An engine action as the console's form posts it (tables/console/forms.py)."""
+
+    def who(value: Any) -> str:
+        return str(value) if isinstance(value, int) else ids.get(str(value), str(value))
+
+    data: list[tuple[str, Any]] = [("type", action["type"]), ("actor", who(action["actor"]))]
+    for name, value in action.items():
+        if name in ("type", "actor", "expect_error"):
+            continue
+        if name == "claims":
+            for claim in value:
+                data.append(("claim", f"{who(claim['player'])}:{claim['kind']}"))
+                if "amount" in claim:
+                    data.append((f"claim_amount_{who(claim['player'])}", claim["amount"]))
+        elif isinstance(value, list):
+            data += [(name, item) for item in value]
+        elif isinstance(value, bool):
+            data.append((name, "yes" if value else "no"))
+        else:
+            data.append((name, who(value)))
+    return data
+
+
+@dataclass
+class Results:
+    times: list[float] = field(default_factory=list)
+    statuses: Counter[int] = field(default_factory=Counter)
+    stale: Counter[int] = field(default_factory=Counter)
+    errors: list[str] = field(default_factory=list)
+    lock: threading.Lock = field(default_factory=threading.Lock)
+
+
+def client_run(
+    port: int,
+    assignment: Assignment,
+    budget: Iterator[int],
+    deadline: float,
+    results: Results,
+) -> None:
+    browser = Browser(port)
+    browser.login(assignment.username)
+    posts = 0
+    for table_session, scenario, ids in assignment.tables:
+        browser.open(table_session)
+        path = f"/console/tables/{table_session}/record/"
+        for action in scenario["actions"]:
+            if "expect_error" in action:
+                continue
+            if time.monotonic() > deadline or next(budget, None) is None:
+                return
+            posts += 1
+            if posts % STALE_EVERY == 0:
+                # A second screen that had not seen the last action: refused, 409, redrawn.
+                stale = [
+                    *form_data(action, ids),
+                    ("expected_seq", int(browser.meta["expected_seq"]) - 1),
+                    ("key", secrets.token_hex(8)),
+                    ("screen", browser.meta["screen"]),
+                ]
+                status, body = browser.request("POST", path, stale)
+                with results.lock:
+                    results.stale[status] += 1
+                if status == 409:
+                    browser.take_meta(body)
+            body_data = [
+                *form_data(action, ids),
+                *browser.meta.items(),
+                ("cached", " ".join(browser.kept)),
+            ]
+            started = time.perf_counter()
+            status, body = browser.request("POST", path, body_data)
+            elapsed = (time.perf_counter() - started) * 1000
+            with results.lock:
+                results.times.append(elapsed)
+                results.statuses[status] += 1
+                if status != 200:
+                    results.errors.append(f"{status} {scenario['name']} {action}: {body[:300]}")
+            if status != 200:
+                break  # this table's example is off its rails: on to the next table
+            browser.take_meta(body)
+
+
+class Budget(Iterator[int]):
+    """The posts a phase may still send, shared by its clients (a bound on the run)."""
+
+    def __init__(self, size: int) -> None:
+        self.left = size
+        self.lock = threading.Lock()
+
+    def __next__(self) -> int:
+        with self.lock:
+            if self.left <= 0:
+                raise StopIteration
+            self.left -= 1
+            return self.left
+
+
+def phase_run(
+    port: int, assignments: list[Assignment], requests: int, seconds: float
+) -> tuple[Results, float]:
+    results = Results()
+    budget = Budget(requests)
+    deadline = time.monotonic() + seconds
+    threads = [
+        threading.Thread(target=client_run, args=(port, a, budget, deadline, results), daemon=True)
+        for a in assignments
+    ]
+    started = time.monotonic()
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(timeout=seconds + 60)
+    return results, time.monotonic() - started
+
+
+def report(clients: int, results: Results, elapsed: float) -> None:
+    times = results.times
+    if not times:
+        print(f"{clients} in flight: no request completed")
+        return
+    unexpected = sum(n for status, n in results.statuses.items() if status != 200)
+    print(
+        f"{clients:>2} in flight: {len(times)} posts in {elapsed:.1f} s "
+        f"({len(times) / elapsed:.0f}/s); latency ms p50 {percentile(times, 50):.1f}, "
+        f"p95 {percentile(times, 95):.1f}, p99 {percentile(times, 99):.1f}, "
+        f"max {max(times):.1f}, mean {statistics.mean(times):.1f}; "
+        f"unexpected statuses {unexpected} {dict(results.statuses)}; "
+        f"deliberate stale posts {dict(results.stale)}"
+    )
+    for line in results.errors[:5]:
+        print("   ", line)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--requests", type=int, default=2000, help="posts per phase (bound)")
+    parser.add_argument("--seconds", type=float, default=120, help="time limit per phase")
+    parser.add_argument("--workers", type=int, default=0, help="gunicorn workers (0: its conf)")
+    parser.add_argument("--phases", default=",".join(map(str, PHASES)), help="in flight, each")
+    args = parser.parse_args()
+    phases = tuple(int(n) for n in args.phases.split(","))
+
+    folder = Path(tempfile.mkdtemp(prefix="console-load-"))
+    env = {
+        "PATH": f"{Path(sys.executable).parent}{os.pathsep}{os.environ.get('PATH', '')}",
+        "HOME": os.environ.get("HOME", "/tmp"),
+        "DJANGO_SETTINGS_MODULE": "casino.settings",
+        "DJANGO_SECRET_KEY": secrets.token_urlsafe(50),
+        "DJANGO_DEBUG": "false",
+        # Plain HTTP on loopback: no TLS redirect, cookies without the Secure flag.
+        "DJANGO_SECURE_SSL_REDIRECT": "false",
+        "DJANGO_SECURE_COOKIES": "false",
+        "DJANGO_LOG_LEVEL": "WARNING",
+        "SQLITE_PATH": str(folder / "db.sqlite3"),
+        "DJANGO_STATIC_ROOT": str(folder / "static"),
+    }
+    if os.environ.get("DATABASE_URL"):
+        env["DATABASE_URL"] = os.environ["DATABASE_URL"]
+    os.environ.update(env)
+    sys.path.insert(0, str(ROOT))
+    print(f"database: {'PostgreSQL' if 'DATABASE_URL' in env else 'SQLite ' + str(folder)}")
+    started = time.monotonic()
+    plan = data_create(phases, args.requests)
+    tables = sum(len(a.tables) for p in plan for a in p)
+    print(f"set up {tables} table sessions in {time.monotonic() - started:.0f} s")
+
+    port = free_port()
+    server_env = env | {"GUNICORN_BIND": f"127.0.0.1:{port}", "GUNICORN_LOG_LEVEL": "warning"}
+    if args.workers:
+        server_env["GUNICORN_WORKERS"] = str(args.workers)
+    log = (folder / "gunicorn.log").open("w")
+    server = subprocess.Popen(
+        [
+            str(Path(sys.executable).parent / "gunicorn"),
+            "-c",
+            str(ROOT / "deploy" / "gunicorn.conf.py"),
+            "--access-logfile",
+            "/dev/null",
+            "casino.wsgi:application",
+        ],
+        cwd=ROOT,
+        env=server_env,
+        stdout=log,
+        stderr=subprocess.STDOUT,
+        start_new_session=True,
+    )
+    try:
+        deadline = time.monotonic() + 30
+        while True:
+            try:
+                connection = http.client.HTTPConnection("127.0.0.1", port, timeout=2)
+                connection.request("GET", "/login/")
+                connection.getresponse().read()
+                break
+            except OSError:
+                if time.monotonic() > deadline or server.poll() is not None:
+                    raise RuntimeError((folder / "gunicorn.log").read_text()) from None
+                time.sleep(0.2)
+        for clients, assignments in zip(phases, plan, strict=True):
+            results, elapsed = phase_run(port, assignments, args.requests, args.seconds)
+            report(clients, results, elapsed)
+    finally:
+        os.killpg(server.pid, signal.SIGTERM)
+        server.wait(timeout=30)
+        log.close()
+    print(f"server log: {folder / 'gunicorn.log'}")
+
+
+if __name__ == "__main__":
+    main()
