@@ -10,11 +10,12 @@ again answers the same body and books nothing more.
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Callable
+from typing import Any, ClassVar
 from uuid import UUID
 
 from django_filters import rest_framework as filters
-from drf_spectacular.utils import OpenApiResponse, extend_schema
+from drf_spectacular.utils import OpenApiResponse, extend_schema, extend_schema_view
 from rest_framework import serializers, status
 from rest_framework.exceptions import ValidationError
 from rest_framework.request import Request
@@ -246,109 +247,73 @@ class ReasonInputSerializer(SequencedInputSerializer):
     reason = serializers.CharField(max_length=2000, required=False, allow_blank=True, default="")
 
 
-class ActionUndoApi(APIView):
+class _ReasonedJournalApi(APIView):
+    """A journal line with a reason (undo, interruption, restart, voiding the coup in
+    progress): the same parsing and answer, each calling its own service."""
+
+    input_serializer: ClassVar[type[SequencedInputSerializer]] = ReasonInputSerializer
+    service: ClassVar[Callable[..., Recorded]]
+
+    def post(self, request: Request, table_session_id: UUID) -> Response:
+        table_session = visible_table_session_get(request.user, table_session_id)
+        key = idempotency_key_get(request)
+        given = self.input_serializer(data=request.data)
+        given.is_valid(raise_exception=True)
+        done = type(self).service(
+            table_session=table_session,
+            expected_seq=given.validated_data["expected_seq"],
+            user=as_user(request.user),
+            idempotency_key=key,
+            reason=given.validated_data["reason"],
+            client=client_of(request),
+        )
+        return journal_line(table_session, done, given.validated_data)
+
+
+def _reasoned_schema(request: type[SequencedInputSerializer] = ReasonInputSerializer) -> Any:
+    return extend_schema_view(
+        post=extend_schema(
+            request=request,
+            responses=_JOURNAL_RESPONSES,
+            parameters=[IDEMPOTENCY_KEY],
+            tags=["play"],
+        )
+    )
+
+
+@_reasoned_schema()
+class ActionUndoApi(_ReasonedJournalApi):
     """Set aside the last action of the coup in progress (a slip of the finger), with a reason.
 
     Only before it settled anything: a settled coup is corrected by a void request instead
     (409 `cannot_undo`)."""
 
-    @extend_schema(
-        request=ReasonInputSerializer,
-        responses=_JOURNAL_RESPONSES,
-        parameters=[IDEMPOTENCY_KEY],
-        tags=["play"],
-    )
-    def post(self, request: Request, table_session_id: UUID) -> Response:
-        table_session = visible_table_session_get(request.user, table_session_id)
-        key = idempotency_key_get(request)
-        given = ReasonInputSerializer(data=request.data)
-        given.is_valid(raise_exception=True)
-        done = undo(
-            table_session=table_session,
-            expected_seq=given.validated_data["expected_seq"],
-            user=as_user(request.user),
-            idempotency_key=key,
-            reason=given.validated_data["reason"],
-            client=client_of(request),
-        )
-        return journal_line(table_session, done, given.validated_data)
+    service = staticmethod(undo)
 
 
-class TableInterruptApi(APIView):
+@_reasoned_schema()
+class TableInterruptApi(_ReasonedJournalApi):
     """Stop play at the table (a break, an incident): nothing is recorded until it restarts.
     Inspectors and managers."""
 
-    @extend_schema(
-        request=ReasonInputSerializer,
-        responses=_JOURNAL_RESPONSES,
-        parameters=[IDEMPOTENCY_KEY],
-        tags=["play"],
-    )
-    def post(self, request: Request, table_session_id: UUID) -> Response:
-        table_session = visible_table_session_get(request.user, table_session_id)
-        key = idempotency_key_get(request)
-        given = ReasonInputSerializer(data=request.data)
-        given.is_valid(raise_exception=True)
-        done = table_interrupt(
-            table_session=table_session,
-            expected_seq=given.validated_data["expected_seq"],
-            user=as_user(request.user),
-            idempotency_key=key,
-            reason=given.validated_data["reason"],
-            client=client_of(request),
-        )
-        return journal_line(table_session, done, given.validated_data)
+    service = staticmethod(table_interrupt)
 
 
-class TableResumeApi(APIView):
+@_reasoned_schema()
+class TableResumeApi(_ReasonedJournalApi):
     """Restart play after an interruption. Inspectors and managers."""
 
-    @extend_schema(
-        request=ReasonInputSerializer,
-        responses=_JOURNAL_RESPONSES,
-        parameters=[IDEMPOTENCY_KEY],
-        tags=["play"],
-    )
-    def post(self, request: Request, table_session_id: UUID) -> Response:
-        table_session = visible_table_session_get(request.user, table_session_id)
-        key = idempotency_key_get(request)
-        given = ReasonInputSerializer(data=request.data)
-        given.is_valid(raise_exception=True)
-        done = table_resume(
-            table_session=table_session,
-            expected_seq=given.validated_data["expected_seq"],
-            user=as_user(request.user),
-            idempotency_key=key,
-            reason=given.validated_data["reason"],
-            client=client_of(request),
-        )
-        return journal_line(table_session, done, given.validated_data)
+    service = staticmethod(table_resume)
 
 
-class OpenCoupVoidApi(APIView):
+class OpenCoupVoidInputSerializer(SequencedInputSerializer):
+    reason = serializers.CharField(max_length=2000)
+
+
+@_reasoned_schema(OpenCoupVoidInputSerializer)
+class OpenCoupVoidApi(_ReasonedJournalApi):
     """Set aside every action of the coup in progress (nothing was booked yet), with a reason:
     an inspector, when a coup was left half-recorded."""
 
-    class InputSerializer(SequencedInputSerializer):
-        reason = serializers.CharField(max_length=2000)
-
-    @extend_schema(
-        request=InputSerializer,
-        responses=_JOURNAL_RESPONSES,
-        parameters=[IDEMPOTENCY_KEY],
-        tags=["play"],
-    )
-    def post(self, request: Request, table_session_id: UUID) -> Response:
-        table_session = visible_table_session_get(request.user, table_session_id)
-        key = idempotency_key_get(request)
-        given = self.InputSerializer(data=request.data)
-        given.is_valid(raise_exception=True)
-        done = open_coup_void(
-            table_session=table_session,
-            expected_seq=given.validated_data["expected_seq"],
-            user=as_user(request.user),
-            idempotency_key=key,
-            reason=given.validated_data["reason"],
-            client=client_of(request),
-        )
-        return journal_line(table_session, done, given.validated_data)
+    input_serializer = OpenCoupVoidInputSerializer
+    service = staticmethod(open_coup_void)
