@@ -29,7 +29,6 @@ from casino.api.schema import IDEMPOTENCY_KEY
 from tables.models import EventKind, TableEvent, TableSession
 from tables.selectors import event_list, table_state_get
 from tables.services import (
-    IdempotencyConflictError,
     Recorded,
     open_coup_void,
     record,
@@ -170,21 +169,14 @@ def idempotency_key_get(request: Request) -> str:
     return key
 
 
-def journal_line(table_session: TableSession, done: Recorded, given: dict[str, Any]) -> Response:
+def journal_line(table_session: TableSession, done: Recorded) -> Response:
     """The answer to every journal write: the line as stored, 201 the first time and again.
 
-    The service recognises a repeated request by its key and its action; the request's body
-    also holds the sequence number and the reason, so a repeat that differs there is refused
-    too (409 `idempotency_conflict`): the same key with a different body is never a repeat.
+    The service recognises a repeated request by its key, its action, its reason and the
+    sequence number it expected; the same key with anything else is refused there (409
+    `idempotency_conflict`).
     """
     event = event_list(table_session=table_session).get(seq=done.seq)
-    if done.replayed and (
-        event.seq != given["expected_seq"] or event.reason != given.get("reason", "").strip()
-    ):
-        raise IdempotencyConflictError(
-            "This idempotency key was already used for a different request.",
-            idempotency_key=event.idempotency_key,
-        )
     response = Response(EventOutputSerializer(event).data, status=status.HTTP_201_CREATED)
     if done.replayed:
         response["Idempotent-Replayed"] = "true"
@@ -240,7 +232,7 @@ class ActionRecordApi(APIView):
             idempotency_key=key,
             client=client_of(request),
         )
-        return journal_line(table_session, done, given.validated_data)
+        return journal_line(table_session, done)
 
 
 class ReasonInputSerializer(SequencedInputSerializer):
@@ -267,7 +259,7 @@ class _ReasonedJournalApi(APIView):
             reason=given.validated_data["reason"],
             client=client_of(request),
         )
-        return journal_line(table_session, done, given.validated_data)
+        return journal_line(table_session, done)
 
 
 def _reasoned_schema(request: type[SequencedInputSerializer] = ReasonInputSerializer) -> Any:

@@ -132,7 +132,7 @@ def undo(
         user=user,
         expected_seq=expected_seq,
         idempotency_key=idempotency_key,
-        payload=request_payload(EventKind.UNDO, {}),
+        payload=request_payload(EventKind.UNDO, {}, reason),
     )
     if earlier is not None:
         return Recorded(locked, earlier.seq, earlier.outcome, replayed=True)
@@ -339,7 +339,7 @@ def open_coup_void(
         user=user,
         expected_seq=expected_seq,
         idempotency_key=idempotency_key,
-        payload=request_payload(EventKind.VOID, {}),
+        payload=request_payload(EventKind.VOID, {}, cleaned),
     )
     if earlier is not None:
         return Recorded(locked, earlier.seq, earlier.outcome, replayed=True)

@@ -147,9 +147,10 @@ class Recorded:
     replayed: bool = False
 
 
-def request_payload(kind: str, action: Mapping[str, Any]) -> dict[str, Any]:
-    """What makes two requests "the same" for the idempotency key: the kind and the action."""
-    return {"kind": str(kind), "action": dict(action)}
+def request_payload(kind: str, action: Mapping[str, Any], reason: str = "") -> dict[str, Any]:
+    """What makes two requests "the same" for the idempotency key, with the sequence number
+    the request expected: the kind, the action and the reason given."""
+    return {"kind": str(kind), "action": dict(action), "reason": reason.strip()}
 
 
 def event_lock(
@@ -193,9 +194,10 @@ def event_lock(
     )
     if journal["earlier"] is not None:
         earlier = TableEvent.objects.get(table_session=locked, seq=journal["earlier"])
-        if request_payload(earlier.kind, earlier.action) != payload:
+        repeated = request_payload(earlier.kind, earlier.action, earlier.reason) == payload
+        if not repeated or earlier.seq != expected_seq:
             raise IdempotencyConflictError(
-                "This idempotency key was already used for a different action.",
+                "This idempotency key was already used for a different request.",
                 idempotency_key=idempotency_key,
             )
         return locked, earlier, earlier.seq

@@ -63,7 +63,7 @@ def _pause_event(
         user=user,
         expected_seq=expected_seq,
         idempotency_key=idempotency_key,
-        payload=request_payload(kind, {}),
+        payload=request_payload(kind, {}, reason),
         permission=supervise_check,
     )
     if earlier is not None:
