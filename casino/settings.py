@@ -168,6 +168,16 @@ if DATABASE_URL:
             )
         )
     }
+    # Parameters bound by the server, and psycopg prepares each statement the fifth time a
+    # connection runs it, so PostgreSQL stops planning it again: the journal's and the table
+    # screen's statements are the same on every action (issue 5, the console under load).
+    # Behind a transaction-pooling PgBouncer, set DATABASE_PREPARED_STATEMENTS=false.
+    if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql" and env_bool(
+        "DATABASE_PREPARED_STATEMENTS", True
+    ):
+        DATABASES["default"].setdefault("OPTIONS", {}).update(
+            server_side_binding=True, prepare_threshold=5
+        )
 else:
     DATABASES = {
         "default": {
@@ -196,6 +206,10 @@ AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.CommonPasswordValidator"},
     {"NAME": "django.contrib.auth.password_validation.NumericPasswordValidator"},
 ]
+# Django's model backend, whose per-request user read also brings the roles and the language
+# (casino/staff.py).
+AUTHENTICATION_BACKENDS = ["casino.staff.StaffBackend"]
+
 LOGIN_URL = "login"
 LOGIN_REDIRECT_URL = "home"
 LOGOUT_REDIRECT_URL = "login"

@@ -66,6 +66,16 @@ def account_balance_get(*, account: Account) -> int:
     return int(result["balance"])
 
 
+def balance_where(**account: Any) -> int:
+    """Chips in the account matching `account` (fields of `Account`), 0 when it does not exist
+    yet: one statement, the account found and summed together."""
+    lookups = {f"account__{name}": value for name, value in account.items()}
+    result = Entry.objects.filter(**lookups).aggregate(
+        balance=Coalesce(Sum(_SIGNED_AMOUNT), Value(0))
+    )
+    return int(result["balance"])
+
+
 def unbalanced_transaction_list() -> QuerySet[Transaction]:
     """Transactions whose entries do not sum to zero: always empty unless the books were tampered
     with outside `ledger.services.post` on a database without the zero-sum trigger (the auditor's

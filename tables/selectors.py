@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import threading
+import time
+from collections import OrderedDict
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -9,7 +12,7 @@ from django.db.models import Exists, OuterRef, Prefetch, QuerySet, Sum
 
 from casino.models import GamingSession, Player
 from ledger.models import Account, AccountKind
-from ledger.selectors import account_balance_get
+from ledger.selectors import account_balance_get, balance_where
 from tables.engine import LegalAction
 from tables.models import (
     BankTenure,
@@ -85,21 +88,56 @@ class TableState:
 
 
 def cagnotte_balance_get(*, table: Table, gaming_session: GamingSession) -> int:
-    account = Account.objects.filter(
-        kind=AccountKind.CAGNOTTE, table=table, gaming_session=gaming_session
-    ).first()
-    return account_balance_get(account=account) if account else 0
+    """The cagnotte of a table in a gaming session (one statement)."""
+    return balance_where(kind=AccountKind.CAGNOTTE, table=table, gaming_session=gaming_session)
 
 
-def table_state_get(*, table_session: TableSession) -> TableState:
-    """The current state of a table session, replayed (or cached) through the engine."""
-    last_seq = last_seq_get(table_session)
+class _NamesCache:
+    """Players' names by member number, per table session, for a minute: the table screen
+    draws them after every action, and names do not change during a coup."""
+
+    LIFETIME = 60.0
+
+    def __init__(self, size: int = 1024) -> None:
+        self._size = size
+        self._items: OrderedDict[tuple[str, tuple[str, ...]], tuple[float, dict[str, str]]] = (
+            OrderedDict()
+        )
+        self._lock = threading.Lock()
+
+    def get(self, table_session: TableSession, codes: list[str]) -> dict[str, str]:
+        key = (str(table_session.public_id), tuple(sorted(codes)))
+        now = time.monotonic()
+        with self._lock:
+            found = self._items.get(key)
+        if found is not None and now - found[0] < self.LIFETIME:
+            return found[1]
+        names = dict(
+            Player.objects.filter(member_number__in=codes).values_list("member_number", "name")
+        )
+        with self._lock:
+            self._items[key] = (now, names)
+            self._items.move_to_end(key)
+            while len(self._items) > self._size:
+                self._items.popitem(last=False)
+        return names
+
+
+player_names = _NamesCache()
+
+
+def table_state_get(*, table_session: TableSession, last_seq: int | None = None) -> TableState:
+    """The current state of a table session, replayed (or cached) through the engine.
+
+    `last_seq` is the number of the table's last event when the caller knows it (it has just
+    recorded it); otherwise it is read.
+    """
+    if last_seq is None:
+        last_seq = last_seq_get(table_session)
     journal = journal_get(table_session, last_seq)
     state = journal.state
     codes = [code for _, code in state.seating.seats] + list(state.seating.standing)
-    names = dict(
-        Player.objects.filter(member_number__in=codes).values_list("member_number", "name")
-    )
+    names = player_names.get(table_session, codes) if codes else {}
     seats = tuple(
         SeatView(
             seat, state.seating.player_at(seat), names.get(state.seating.player_at(seat) or "")

@@ -21,10 +21,11 @@ from rest_framework.views import APIView
 
 from casino.api.fields import ObjectField, UsernameField, client_of
 from casino.api.pagination import DateTimeFilter, ListApi
-from casino.api.permissions import SUPERVISE, as_user, role_required, roles_of
+from casino.api.permissions import SUPERVISE, as_user, role_required
 from casino.models import GamingSession, Player
 from casino.roles import Role
 from casino.services import gaming_session_open, player_create
+from casino.staff import roles_of
 from tables.engine import GAMES, RuleError, game_get, settings_validate
 from tables.services import gaming_session_close
 

@@ -27,6 +27,7 @@ from rest_framework.permissions import BasePermission
 
 from casino.errors import NotFoundError, PermissionDeniedError
 from casino.roles import Role
+from casino.staff import roles_of
 from tables.models import TableSession
 
 if TYPE_CHECKING:
@@ -41,20 +42,6 @@ SUPERVISE = frozenset({Role.MANAGER, Role.INSPECTOR})
 READ_REPORTS = frozenset({Role.MANAGER, Role.AUDITOR})
 # Tables themselves (their number, game and settings) are the manager's.
 CONFIGURE_TABLES = frozenset({Role.MANAGER})
-
-_ROLES_CACHE = "_casino_api_roles"
-
-
-def roles_of(user: User | AnonymousUser) -> frozenset[str]:
-    """The user's roles, read once per user object (one query)."""
-    if not user.is_authenticated or not user.is_active:
-        return frozenset()
-    cached: frozenset[str] | None = getattr(user, _ROLES_CACHE, None)
-    if cached is None:
-        names = user.groups.filter(name__in=Role.values).values_list("name", flat=True)
-        cached = frozenset(names)
-        setattr(user, _ROLES_CACHE, cached)
-    return cached
 
 
 def reads_everything(user: User | AnonymousUser) -> bool:

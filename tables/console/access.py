@@ -7,14 +7,17 @@ now; an inspector, an auditor and a manager see every table; others see none.
 
 from __future__ import annotations
 
+import threading
+from collections import OrderedDict
 from typing import TYPE_CHECKING, Any
 
-from django.db.models import QuerySet
+from django.db.models import Exists, OuterRef, QuerySet
 from django.http import Http404
 
 from casino.errors import PermissionDeniedError
 from casino.roles import Role
-from tables.models import AssignmentRole, TableSession
+from casino.staff import roles_of
+from tables.models import AssignmentRole, CroupierAssignment, TableSession, VoidRequest
 
 if TYPE_CHECKING:
     from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
@@ -22,19 +25,6 @@ if TYPE_CHECKING:
     AnyUser = AbstractBaseUser | AnonymousUser
 
 FLOOR_ROLES = frozenset({Role.INSPECTOR, Role.AUDITOR, Role.MANAGER})
-
-
-def roles_of(user: Any) -> frozenset[str]:
-    """The user's role names, read once per request (cached on the user object)."""
-    cached: frozenset[str] | None = getattr(user, "_console_roles", None)
-    if cached is None:
-        cached = (
-            frozenset(user.groups.values_list("name", flat=True))
-            if user.is_active
-            else (frozenset())
-        )
-        user._console_roles = cached
-    return cached
 
 
 def is_inspector(user: Any) -> bool:
@@ -59,15 +49,73 @@ def on_duty_sessions(user: Any) -> QuerySet[TableSession]:
     )
 
 
+class _References:
+    """Table sessions by public id, as references (primary key and game: neither ever
+    changes), so that a write can go to its service without reading the table first."""
+
+    def __init__(self, size: int = 4096) -> None:
+        self._size = size
+        self._items: OrderedDict[str, tuple[int, str]] = OrderedDict()
+        self._lock = threading.Lock()
+
+    def get(self, public_id: Any) -> TableSession:
+        key = str(public_id)
+        with self._lock:
+            found = self._items.get(key)
+        if found is None:
+            row = TableSession.objects.filter(public_id=public_id).values_list("pk", "game")
+            first = row.first()
+            if first is None:
+                raise Http404("No such table session.")
+            found = (first[0], first[1])
+            with self._lock:
+                self._items[key] = found
+                while len(self._items) > self._size:
+                    self._items.popitem(last=False)
+        return TableSession(pk=found[0], public_id=public_id, game=found[1])
+
+
+_references = _References()
+
+
+def table_session_reference(public_id: Any) -> TableSession:
+    """A reference to the table session (its key and game only) for a service to lock and
+    check: no permission is checked here; 404 when there is no such table session."""
+    return _references.get(public_id)
+
+
 def table_session_get(user: Any, public_id: Any) -> TableSession:
-    """The table session the user may look at: 404 when it does not exist, 403 when not his."""
+    """The table session the user may look at: 404 when it does not exist, 403 when not his.
+
+    One statement: the row, whether this user is the croupier on duty there now, and whether a
+    void waits for an inspector's decision at this table (the screen asks both every time).
+    """
     found = (
         TableSession.objects.select_related("table", "gaming_session")
+        .annotate(
+            on_duty=Exists(
+                CroupierAssignment.objects.filter(
+                    table_session=OuterRef("pk"),
+                    staff_id=getattr(user, "pk", None),
+                    role=AssignmentRole.CROUPIER,
+                    released_at__isnull=True,
+                )
+            ),
+            voids_pending=Exists(
+                VoidRequest.objects.filter(
+                    coup__table_session=OuterRef("pk"), decision__isnull=True
+                )
+            ),
+        )
         .filter(public_id=public_id)
         .first()
     )
     if found is None:
         raise Http404("No such table session.")
+    found._console_on_duty = (  # type: ignore[attr-defined]
+        getattr(user, "pk", None),
+        found.on_duty and found.closed_at is None,
+    )
     if sees_floor(user):
         return found
     if _on_duty(user, found):
@@ -77,7 +125,7 @@ def table_session_get(user: Any, public_id: Any) -> TableSession:
 
 def _on_duty(user: Any, table_session: TableSession) -> bool:
     """Whether this croupier is on duty at this table now (asked once per request: kept on
-    the table session object the request holds)."""
+    the table session object the request holds, read with it by `table_session_get`)."""
     if Role.CROUPIER not in roles_of(user):
         return False
     cached: tuple[int, bool] | None = getattr(table_session, "_console_on_duty", None)

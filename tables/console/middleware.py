@@ -1,8 +1,8 @@
 """The language of each member of staff, whatever the device (issue 5, "chosen per user").
 
 After `AuthenticationMiddleware`: a logged-in user with a saved preference gets his language;
-everyone else keeps what `LocaleMiddleware` chose (the browser's). The preference is read once
-per request with the user (one small query, only for authenticated users).
+everyone else keeps what `LocaleMiddleware` chose (the browser's). The preference comes with
+the user's own row (`casino.staff.StaffBackend`): no query of its own.
 """
 
 from __future__ import annotations
@@ -12,7 +12,7 @@ from collections.abc import Callable
 from django.http import HttpRequest, HttpResponse
 from django.utils import translation
 
-from casino.models import StaffPreference
+from casino.staff import language_of
 
 
 class UserLanguageMiddleware:
@@ -22,11 +22,7 @@ class UserLanguageMiddleware:
     def __call__(self, request: HttpRequest) -> HttpResponse:
         user = getattr(request, "user", None)
         if user is not None and user.is_authenticated:
-            language = (
-                StaffPreference.objects.filter(user_id=user.pk)
-                .values_list("language", flat=True)
-                .first()
-            )
+            language = language_of(user)
             if language:
                 translation.activate(language)
                 request.LANGUAGE_CODE = language

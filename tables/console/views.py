@@ -46,6 +46,7 @@ from tables.console.access import (
     may_record,
     sees_floor,
     table_session_get,
+    table_session_reference,
 )
 from tables.console.forms import (
     ActionForm,
@@ -66,6 +67,7 @@ from tables.selectors import (
     void_request_pending_list,
 )
 from tables.services import (
+    Recorded,
     StaleSequenceError,
     gaming_session_close,
     record,
@@ -205,20 +207,30 @@ def _draw(
     *,
     problem: Problem | None = None,
     notice: str = "",
+    recorded: Recorded | None = None,
 ) -> Drawn:
-    """Every region of the table screen and its last coups, rendered once, and the meta."""
-    state = table_state_get(table_session=table_session)
+    """Every region of the table screen and its last coups, rendered once, and the meta.
+
+    `recorded` is what this request has just recorded: then the last sequence number is known,
+    and the pending voids are read only when one of the last coups has one (a void is asked
+    of the last coup; the screen's poll compares the count and redraws if one was missed).
+    """
+    seq = recorded.seq if recorded is not None else None
+    state = table_state_get(table_session=table_session, last_seq=seq)
     coups = list(coup_list(table_session=table_session)[:RECENT_COUPS])
     recorder = may_record(request.user, table_session)
+    voids_known_none = recorded is not None and not any(
+        getattr(coup, "void_pending", True) for coup in coups
+    )
     context: dict[str, Any] = {
         "screen": screen_build(state, coups=coups, may_record=recorder),
         "table_session": table_session,
         "table": table_session.table,
         "may_record": recorder,
         "inspector": is_inspector(request.user),
-        "pending_voids": list(
-            void_request_pending_list().filter(coup__table_session=table_session)
-        ),
+        "pending_voids": []
+        if voids_known_none
+        else list(void_request_pending_list().filter(coup__table_session=table_session)),
         "problem": problem,
         "notice": notice,
     }
@@ -303,6 +315,7 @@ def _screen(
     problem: Problem | None = None,
     notice: str = "",
     changed_only: bool = True,
+    recorded: Recorded | None = None,
 ) -> HttpResponse:
     """The answer of every write at a table: the meta plus the regions that changed, each an
     out-of-band swap (the screen swaps nothing in place), so an action sends what it changed."""
@@ -312,7 +325,7 @@ def _screen(
                 reverse("console:table", kwargs={"table_session": table_session.public_id})
             )
         return _page(request, table_session, status=status, problem=problem, notice=notice)
-    drawn = _draw(request, table_session, problem=problem, notice=notice)
+    drawn = _draw(request, table_session, problem=problem, notice=notice, recorded=recorded)
     sent = _sent_digests(request) if changed_only else None
     # Regions the screen has drawn before, and keeps by digest (console.js): a coup repeats the
     # phases, panels and facts of the last one, so these go out as a stub naming the digest.
@@ -426,24 +439,37 @@ def _form_problem(action_type: str, form: Any) -> Problem:
 @require_POST
 @console_view
 def action_record(request: ConsoleRequest, table_session: UUID) -> HttpResponse:
-    """Record one action through `tables.services.record` (the one entry point)."""
-    found = table_session_get(request.user, table_session)
-    form = ActionForm(request.POST, specs=game_get(found.game).actions)
+    """Record one action through `tables.services.record` (the one entry point).
+
+    A valid form goes straight to the service, which locks the table, checks that this user
+    may record there (else 403, and nothing of the table is shown) and returns the table's
+    row: the screen is drawn from it. The table is read on its own only for a refusal.
+    """
+    reference = table_session_reference(table_session)
+    form = ActionForm(request.POST, specs=game_get(reference.game).actions)
     action_type = str(request.POST.get("type", ""))
     if not form.is_valid():
+        found = table_session_get(request.user, table_session)
         return _screen(request, found, status=422, problem=_form_problem(action_type, form))
+    user = _staff(request)
     try:
-        record(
-            table_session=found,
+        done = record(
+            table_session=reference,
             action=form.action(),
             expected_seq=form.cleaned_data["expected_seq"],
-            user=_staff(request),
+            user=user,
             idempotency_key=form.cleaned_data["key"],
             client=_client(request),
         )
+    except PermissionDeniedError:
+        raise
     except DomainError as error:
+        found = table_session_get(request.user, table_session)
         return _refused(request, found, error, action_type)
-    return _screen(request, found)
+    locked = done.table_session
+    on_duty = bool(getattr(locked, "on_duty", False)) and locked.closed_at is None
+    locked._console_on_duty = (user.pk, on_duty)  # type: ignore[attr-defined]
+    return _screen(request, locked, recorded=done)
 
 
 @require_POST

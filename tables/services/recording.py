@@ -11,24 +11,28 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
+from functools import cache
 from typing import TYPE_CHECKING, Any
 
 from django.contrib.auth import get_user_model
-from django.db import transaction
-from django.db.models import Exists, Max, OuterRef, Q, QuerySet
+from django.db import connection, transaction
+from django.db.models import Exists, Max, OuterRef, QuerySet
 from django.utils import timezone
 
 from casino.errors import DomainError, ErrorCode, PermissionDeniedError
 from casino.models import AuditEntry, GamingSession
 from casino.roles import Role
+from casino.staff import roles_of
 from tables.engine import CoupRecord, GameState, RuleError, Transfer
 from tables.models import (
     AssignmentRole,
     BankTenure,
     Coup,
+    CroupierAssignment,
     EventKind,
     Sabot,
     SeatOccupancy,
+    Table,
     TableEvent,
     TableSession,
 )
@@ -82,18 +86,14 @@ def has_role(user: User, role: Role) -> bool:
     return user.is_active and user.groups.filter(name=role).exists()
 
 
-def _operators(user: User, table_session: TableSession | OuterRef) -> QuerySet[Any]:
-    """`user`, if active and an inspector or the croupier on duty at `table_session` now."""
-    return (
-        get_user_model()
-        .objects.filter(pk=user.pk, is_active=True)
-        .filter(
-            Q(groups__name=Role.INSPECTOR)
-            | Q(
-                table_assignments__table_session=table_session,
-                table_assignments__role=AssignmentRole.CROUPIER,
-                table_assignments__released_at__isnull=True,
-            )
+def _on_duty(user: User, table_session: OuterRef) -> Exists:
+    """Whether `user` is the croupier on duty at `table_session` now (an SQL expression)."""
+    return Exists(
+        CroupierAssignment.objects.filter(
+            table_session=table_session,
+            staff_id=user.pk,
+            role=AssignmentRole.CROUPIER,
+            released_at__isnull=True,
         )
     )
 
@@ -104,13 +104,19 @@ def _supervisors(user: User) -> QuerySet[Any]:
     )
 
 
-def operate_check(user: User, table_session: TableSession, *, allowed: bool | None = None) -> None:
-    """A croupier on duty at this table now, or an inspector, may record here (one query).
+def operate_check(user: User, table_session: TableSession, *, on_duty: bool | None = None) -> None:
+    """A croupier on duty at this table now, or an inspector, may record here.
 
-    `allowed` is the answer already read with the table's row (`event_lock`), if any.
+    `on_duty` is the answer already read with the table's row (`event_lock`), if any; the
+    roles come with the user (`casino.staff.roles_of`: read once per request).
     """
-    if allowed is None:
-        allowed = _operators(user, table_session).exists()
+    allowed = user.is_active and Role.INSPECTOR in roles_of(user)
+    if user.is_active and not allowed:
+        if on_duty is None:
+            on_duty = TableSession.objects.filter(
+                _on_duty(user, OuterRef("pk")), pk=table_session.pk
+            ).exists()
+        allowed = on_duty
     if not allowed:
         raise PermissionDeniedError(
             "Only the croupier on duty at this table or an inspector may record here.",
@@ -173,25 +179,13 @@ def event_lock(
     # statements per action). The journal is read after the lock, in a statement of its own:
     # under READ COMMITTED a subquery of the locking statement would see the journal as it
     # was before waiting for the lock, and miss the event the previous writer just committed.
-    locked = (
-        TableSession.objects.select_for_update(of=("self",))
-        .select_related("table", "gaming_session")
-        .annotate(
-            may_operate=Exists(_operators(user, OuterRef("pk"))),
-            may_supervise=Exists(_supervisors(user)),
-        )
-        .get(pk=table_session.pk)
-    )
     check = permission or operate_check
+    locked = _table_session_lock(table_session.pk, user)
     if check is operate_check:
-        operate_check(user, locked, allowed=locked.may_operate)
-    elif check is supervise_check:
-        supervise_check(user, locked, allowed=locked.may_supervise)
+        operate_check(user, locked, on_duty=locked.on_duty)  # type: ignore[attr-defined]
     else:
         check(user, locked)
-    journal = TableEvent.objects.filter(table_session=locked).aggregate(
-        last=Max("seq"), earlier=Max("seq", filter=Q(idempotency_key=idempotency_key))
-    )
+    journal = _journal_head(locked.pk, idempotency_key)
     if journal["earlier"] is not None:
         earlier = TableEvent.objects.get(table_session=locked, seq=journal["earlier"])
         repeated = request_payload(earlier.kind, earlier.action, earlier.reason) == payload
@@ -211,6 +205,90 @@ def event_lock(
             given_seq=expected_seq,
         )
     return locked, None, last_seq
+
+
+# The two statements every journal writer runs, written out: built by the ORM they cost more
+# Python than the database spent on them (issue 5, the console under load).
+
+
+@cache
+def _lock_sql(vendor: str) -> tuple[str, tuple[list[str], ...]]:
+    """The table session's row with its table and gaming session, locked, and whether a given
+    user is the croupier on duty there now."""
+    models = (TableSession, Table, GamingSession)
+    columns = tuple([f.column for f in model._meta.concrete_fields] for model in models)
+    aliases = ("ts", "t", "gs")
+    select = ", ".join(
+        f"{alias}.{connection.ops.quote_name(column)}"
+        for alias, names in zip(aliases, columns, strict=True)
+        for column in names
+    )
+    duty = (
+        f"EXISTS (SELECT 1 FROM {CroupierAssignment._meta.db_table} a "
+        "WHERE a.table_session_id = ts.id AND a.staff_id = %s AND a.role = %s "
+        "AND a.released_at IS NULL)"
+    )
+    sql = (
+        f"SELECT {select}, {duty} FROM {TableSession._meta.db_table} ts "
+        f"JOIN {Table._meta.db_table} t ON t.id = ts.table_id "
+        f"JOIN {GamingSession._meta.db_table} gs ON gs.id = ts.gaming_session_id "
+        "WHERE ts.id = %s"
+    )
+    if vendor == "postgresql":
+        sql += " FOR UPDATE OF ts"
+    return sql, columns
+
+
+def _table_session_lock(pk: int, user: User) -> TableSession:
+    """Lock the table session's row (SQLite: the IMMEDIATE transaction already holds the
+    database) and read it with its table and gaming session, and `on_duty` for `user`."""
+    sql, columns = _lock_sql(connection.vendor)
+    with connection.cursor() as cursor:
+        cursor.execute(sql, [user.pk, AssignmentRole.CROUPIER.value, pk])
+        row = cursor.fetchone()
+    if row is None:
+        raise TableSession.DoesNotExist(f"No table session {pk}.")
+    values = list(row)
+    built = []
+    for model, names in zip((TableSession, Table, GamingSession), columns, strict=True):
+        fields = model._meta.concrete_fields
+        converted = [
+            _converted(field, value)
+            for field, value in zip(fields, values[: len(names)], strict=True)
+        ]
+        del values[: len(names)]
+        built.append(model.from_db(connection.alias, [f.attname for f in fields], converted))
+    locked, table, gaming_session = built
+    locked._state.fields_cache["table"] = table
+    locked._state.fields_cache["gaming_session"] = gaming_session
+    locked.on_duty = bool(values[0])  # type: ignore[attr-defined]
+    return locked  # type: ignore[return-value]
+
+
+def _converted(field: Any, value: Any) -> Any:
+    """A column's value as the ORM would give it (the backend's and the field's converters)."""
+    column = field.get_col(field.model._meta.db_table)
+    for convert in connection.ops.get_db_converters(column) + column.get_db_converters(connection):
+        value = convert(value, column, connection)
+    return value
+
+
+@cache
+def _head_sql() -> str:
+    return (
+        "SELECT MAX(seq), MAX(CASE WHEN idempotency_key = %s THEN seq END) "
+        f"FROM {TableEvent._meta.db_table} WHERE table_session_id = %s"
+    )
+
+
+def _journal_head(pk: int, idempotency_key: str) -> dict[str, int | None]:
+    """The last sequence number of the table's journal, and the number of the event recorded
+    with this idempotency key, if any (read after the lock: see `event_lock`)."""
+    with connection.cursor() as cursor:
+        cursor.execute(_head_sql(), [idempotency_key, pk])
+        row = cursor.fetchone()
+    last, earlier = row if row is not None else (None, None)
+    return {"last": last, "earlier": earlier}
 
 
 def audit(
