@@ -10,7 +10,13 @@ import multiprocessing
 import os
 
 bind = os.environ.get("GUNICORN_BIND", "127.0.0.1:8000")
-workers = int(os.environ.get("GUNICORN_WORKERS", str(multiprocessing.cpu_count() * 2 + 1)))
+# One sync worker per core. A console action is CPU work (Django, the rules engine, the
+# templates) and short waits on a database that runs on the same machine: more workers than
+# cores only make them and PostgreSQL fight for the cores. bench/console_load.py, 2 cores,
+# 16 actions in flight: 2 workers 140 actions/s (p95 140 ms), 3 workers 115/s, 5 workers
+# (2 x cores + 1, gunicorn's usual advice for workers that wait on the network) 94/s (p95
+# 212 ms). With the database on another machine, try GUNICORN_WORKERS = 2 x cores + 1.
+workers = int(os.environ.get("GUNICORN_WORKERS", str(multiprocessing.cpu_count())))
 threads = int(os.environ.get("GUNICORN_THREADS", "1"))
 worker_class = "sync"
 # Requests are short (one service call); anything slow goes to Celery.

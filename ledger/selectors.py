@@ -10,6 +10,7 @@ from datetime import datetime
 from typing import Any
 
 from django.contrib.auth.models import User
+from django.db import connection
 from django.db.models import (
     Case,
     Count,
@@ -31,6 +32,7 @@ from casino.models import GamingSession
 from casino.roles import Role
 from ledger.models import (
     Account,
+    AccountKind,
     CountedCagnotte,
     Entry,
     ReportFile,
@@ -66,14 +68,21 @@ def account_balance_get(*, account: Account) -> int:
     return int(result["balance"])
 
 
-def balance_where(**account: Any) -> int:
-    """Chips in the account matching `account` (fields of `Account`), 0 when it does not exist
-    yet: one statement, the account found and summed together."""
-    lookups = {f"account__{name}": value for name, value in account.items()}
-    result = Entry.objects.filter(**lookups).aggregate(
-        balance=Coalesce(Sum(_SIGNED_AMOUNT), Value(0))
+def cagnotte_of(*, table_id: int, gaming_session_id: int) -> int:
+    """The cagnotte of a table in a gaming session: one statement, written out (the table
+    screen asks it after every action; built by the ORM it cost more than it ran)."""
+    entry, account = Entry._meta.db_table, Account._meta.db_table
+    sql = (
+        "SELECT COALESCE(SUM(CASE WHEN e.side = %s THEN e.amount ELSE -e.amount END), 0) "
+        f"FROM {entry} e JOIN {account} a ON a.id = e.account_id "
+        "WHERE a.kind = %s AND a.table_id = %s AND a.gaming_session_id = %s"
     )
-    return int(result["balance"])
+    with connection.cursor() as cursor:
+        cursor.execute(
+            sql, [Side.CREDIT.value, AccountKind.CAGNOTTE.value, table_id, gaming_session_id]
+        )
+        row = cursor.fetchone()
+    return int(row[0]) if row else 0
 
 
 def unbalanced_transaction_list() -> QuerySet[Transaction]:

@@ -12,7 +12,7 @@ from django.db.models import Exists, OuterRef, Prefetch, QuerySet, Sum
 
 from casino.models import GamingSession, Player
 from ledger.models import Account, AccountKind
-from ledger.selectors import account_balance_get, balance_where
+from ledger.selectors import account_balance_get, cagnotte_of
 from tables.engine import LegalAction
 from tables.models import (
     BankTenure,
@@ -89,7 +89,7 @@ class TableState:
 
 def cagnotte_balance_get(*, table: Table, gaming_session: GamingSession) -> int:
     """The cagnotte of a table in a gaming session (one statement)."""
-    return balance_where(kind=AccountKind.CAGNOTTE, table=table, gaming_session=gaming_session)
+    return cagnotte_of(table_id=table.pk, gaming_session_id=gaming_session.pk)
 
 
 class _NamesCache:
