@@ -13,7 +13,8 @@ Now and then a client posts once with a stale sequence number on purpose (a seco
 Bounded: each phase stops after --requests posts or --seconds, whichever comes first; only
 loopback traffic. Prints p50/p95/p99 per phase and every unexpected status.
 
-    .venv/bin/python bench/console_load.py [--requests 2000] [--seconds 120] [--workers 5]
+    .venv/bin/python bench/console_load.py [--requests 2000] [--seconds 120] [--workers 2]
+        [--cache-url redis://127.0.0.1:6379/15]
     DATABASE_URL=postgres://postgres@127.0.0.1:5432/load .venv/bin/python bench/console_load.py
 """
 
@@ -383,6 +384,11 @@ def main() -> None:
     parser.add_argument("--requests", type=int, default=2000, help="posts per phase (bound)")
     parser.add_argument("--seconds", type=float, default=120, help="time limit per phase")
     parser.add_argument("--workers", type=int, default=0, help="gunicorn workers (0: its conf)")
+    parser.add_argument(
+        "--cache-url",
+        default=os.environ.get("DJANGO_CACHE_URL", ""),
+        help="the shared cache of deploy/.env.example (redis://…): sessions read from it",
+    )
     parser.add_argument("--phases", default=",".join(map(str, PHASES)), help="in flight, each")
     args = parser.parse_args()
     phases = tuple(int(n) for n in args.phases.split(","))
@@ -403,9 +409,12 @@ def main() -> None:
     }
     if os.environ.get("DATABASE_URL"):
         env["DATABASE_URL"] = os.environ["DATABASE_URL"]
+    if args.cache_url:
+        env["DJANGO_CACHE_URL"] = args.cache_url
     os.environ.update(env)
     sys.path.insert(0, str(ROOT))
     print(f"database: {'PostgreSQL' if 'DATABASE_URL' in env else 'SQLite ' + str(folder)}")
+    print(f"shared cache (sessions): {args.cache_url or 'none, sessions in the database'}")
     started = time.monotonic()
     plan = data_create(phases, args.requests)
     tables = sum(len(a.tables) for p in plan for a in p)

@@ -239,6 +239,23 @@ STORAGES: dict[str, dict[str, Any]] = {
     },
 }
 
+# --- Cache and sessions -------------------------------------------------------------------------
+# With a shared cache (Redis, DJANGO_CACHE_URL=redis://host:6379/1), sessions are read from it
+# and written through to the database (`cached_db`): a console action reads its session without
+# a database statement, a logout or a password change still ends it everywhere. Without one,
+# each process keeps its own small cache and sessions stay in the database alone.
+
+CACHE_URL = env_str("DJANGO_CACHE_URL")
+if CACHE_URL:
+    CACHES = {
+        "default": {
+            "BACKEND": "django.core.cache.backends.redis.RedisCache",
+            "LOCATION": CACHE_URL,
+            "KEY_PREFIX": "casino",
+        }
+    }
+    SESSION_ENGINE = "django.contrib.sessions.backends.cached_db"
+
 # --- Security (production values unless DEBUG) --------------------------------------------------
 # Behind nginx, which terminates TLS and sets X-Forwarded-Proto (deploy/nginx/casino.conf).
 

@@ -174,6 +174,30 @@ def coup_list(*, table_session: TableSession) -> QuerySet[Coup]:
     )
 
 
+def recent_coup_list(*, table_session: TableSession, limit: int) -> list[Coup]:
+    """The last `limit` settled coups of a table session, newest first, with their void status
+    (`is_voided`, `void_pending`) as `coup_list` gives them: the statement written out, as the
+    table screen reads it after every action."""
+    coup, request, decision = (
+        Coup._meta.db_table,
+        VoidRequest._meta.db_table,
+        VoidDecision._meta.db_table,
+    )
+    sql = (
+        f"SELECT c.*, "
+        f"EXISTS (SELECT 1 FROM {decision} d JOIN {request} r ON r.id = d.request_id "
+        f"WHERE r.coup_id = c.id AND d.approved) AS is_voided, "
+        f"EXISTS (SELECT 1 FROM {request} r LEFT JOIN {decision} d ON d.request_id = r.id "
+        f"WHERE r.coup_id = c.id AND d.id IS NULL) AS void_pending "
+        f"FROM {coup} c WHERE c.table_session_id = %s ORDER BY c.settled_seq DESC LIMIT %s"
+    )
+    coups = list(Coup.objects.raw(sql, [table_session.pk, limit]))
+    for found in coups:  # SQLite answers EXISTS with 0 or 1
+        found.is_voided = bool(found.is_voided)  # type: ignore[attr-defined]
+        found.void_pending = bool(found.void_pending)  # type: ignore[attr-defined]
+    return coups
+
+
 def coup_get(*, table_session: TableSession, number: int) -> Coup | None:
     """The live (not voided) coup with this number, else the latest voided one."""
     return coup_list(table_session=table_session).filter(number=number).first()

@@ -63,6 +63,7 @@ from tables.engine import game_get
 from tables.models import AssignmentRole, Table, TableSession
 from tables.selectors import (
     coup_list,
+    recent_coup_list,
     table_state_get,
     void_request_pending_list,
 )
@@ -217,7 +218,7 @@ def _draw(
     """
     seq = recorded.seq if recorded is not None else None
     state = table_state_get(table_session=table_session, last_seq=seq)
-    coups = list(coup_list(table_session=table_session)[:RECENT_COUPS])
+    coups = recent_coup_list(table_session=table_session, limit=RECENT_COUPS)
     recorder = may_record(request.user, table_session)
     voids_known_none = recorded is not None and not any(
         getattr(coup, "void_pending", True) for coup in coups

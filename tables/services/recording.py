@@ -395,7 +395,7 @@ def _new_money(
     settled = list(after.coups[len(before.coups) :])
     amended: list[tuple[CoupRecord, tuple[Transfer, ...]]] = []
     for old, new in zip(before.coups, after.coups, strict=False):
-        if new.transfers != old.transfers:
+        if new is not old and new.transfers != old.transfers:
             amended.append((new, new.transfers[len(old.transfers) :]))
     moved = list(after.session_transfers[len(before.session_transfers) :])
     return settled, amended, moved
