@@ -412,3 +412,55 @@ def test_the_next_step_is_said_in_the_users_language(floor: Floor, croupier_clie
 
     assert "Seat 1 cuts a new shoe" in english
     assert "La place 1 coupe un nouveau sabot" in french
+
+
+def test_a_valid_action_from_a_croupier_of_another_table_is_403_and_shows_nothing(
+    floor: Floor, croupier_client: Client
+) -> None:
+    """A valid form goes straight to the service (the table is not read first): the service's
+    refusal must not draw the table's screen for someone who may not see it."""
+    body = croupier_client.get(table_url(floor)).content.decode()
+    other = Client()
+    other.force_login(floor.other_croupier)
+    before = events(floor)
+    data = {**screen_fields(body, "new_shoe"), "type": "new_shoe", "actor": "croupier", "cut_by": 1}
+    refused = other.post(table_url(floor, "record"), data, headers=HX)
+
+    assert refused.status_code == 403
+    assert 'id="screen-meta"' not in refused.content.decode()
+    assert "Seat" not in refused.content.decode() and "S1" not in refused.content.decode()
+    assert events(floor) == before
+
+
+@pytest.mark.postgres
+@pytest.mark.django_db(transaction=True, serialized_rollback=True)
+def test_a_recorded_action_costs_a_fixed_number_of_statements(
+    floor: Floor, croupier_client: Client
+) -> None:
+    """Session, user with roles and language, the table locked and read, the journal's head,
+    the journal line, the audit row, the cagnotte, the last coups: eight statements for the
+    post and its answer (issue 5, the console under load). Transactional: the journal this
+    process cached when the action committed is what the answer is drawn from (PostgreSQL only:
+    SQLite's append-only triggers refuse the flush between transactional tests)."""
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    body = croupier_client.get(table_url(floor)).content.decode()
+    shoe = post_action(croupier_client, floor, "new_shoe", body, actor="croupier", cut_by=1)
+    assert shoe.status_code == 200
+    data = {
+        **screen_fields(shoe.content.decode()),
+        "type": "announce_bank",
+        "actor": "1",
+        "amount": 1000,
+    }
+    with CaptureQueriesContext(connection) as captured:
+        answer = croupier_client.post(table_url(floor, "record"), data, headers=HX)
+
+    assert answer.status_code == 200
+    statements = [
+        q["sql"]
+        for q in captured.captured_queries
+        if q["sql"].split()[0].upper() not in ("SAVEPOINT", "RELEASE", "BEGIN", "COMMIT")
+    ]
+    assert len(statements) == 8, "\n".join(statements)
