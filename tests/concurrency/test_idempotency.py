@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import pytest
 from django.db import IntegrityError
-from django.db.models.query import QuerySet
 
 from ledger.models import Transaction
 from tables.models import Coup, TableEvent, TableSession
@@ -118,7 +117,13 @@ def test_inv4_control_without_the_row_lock_the_race_shows(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     at, seq = _table_one_action_from_settling()
-    monkeypatch.setattr(QuerySet, "select_for_update", lambda self, **kwargs: self._chain())
+    # The service's locking statement without its FOR UPDATE (the form it takes on SQLite).
+    unlocked = recording_module._lock_sql("sqlite")
+    assert (
+        "FOR UPDATE" not in unlocked[0]
+        and "FOR UPDATE" in recording_module._lock_sql("postgresql")[0]
+    )
+    monkeypatch.setattr(recording_module, "_lock_sql", lambda vendor: unlocked)
     monkeypatch.setattr(recording_module, "journal_get", slowed(journal_get, 0.05))
 
     answers = _post_from_threads(at, seq, "double-click")
