@@ -193,15 +193,21 @@ class Browser:
                 text = response.read().decode()
                 break
             except (http.client.RemoteDisconnected, ConnectionResetError, BrokenPipeError):
-                # gunicorn's sync workers close the connection after each answer.
-                self.connection.close()
-                self.connection = http.client.HTTPConnection("127.0.0.1", self.port, timeout=60)
+                self._reconnect()
                 if attempt:
                     raise
+        if (response.getheader("Connection") or "").lower() == "close":
+            # gunicorn's sync workers close the connection after each answer, as a browser
+            # sees it: the next request opens a new one (not a write on the closed one first).
+            self._reconnect()
         for header in response.headers.get_all("Set-Cookie") or []:
             cookie = SimpleCookie(header)
             self.cookies.update({key: morsel.value for key, morsel in cookie.items()})
         return response.status, text
+
+    def _reconnect(self) -> None:
+        self.connection.close()
+        self.connection = http.client.HTTPConnection("127.0.0.1", self.port, timeout=60)
 
     def login(self, username: str) -> None:
         self.request("GET", "/login/")

@@ -18,7 +18,7 @@ import hashlib
 import re
 from collections.abc import Callable
 from dataclasses import dataclass
-from functools import wraps
+from functools import partial, wraps
 from typing import Any, Concatenate, ParamSpec
 from uuid import UUID
 
@@ -41,6 +41,7 @@ from casino.http import error_body
 from casino.models import GamingSession, Player, StaffPreference
 from casino.roles import Role
 from casino.services import gaming_session_open
+from tables.console import regions as regions_cache
 from tables.console.access import (
     is_inspector,
     may_record,
@@ -236,10 +237,16 @@ def _draw(
         "notice": notice,
     }
     # One template context for every part (the context processors run once, not per part).
+    # A region whose inputs were drawn before (in this language) is not drawn again.
     with _Parts(context, request) as part:
-        regions = {name: part(f"table-{name}") for name in REGIONS}
+        regions = {name: _region(part, name, context) for name in REGIONS}
         rows = [
-            (f"c{row.coup.settled_seq}", part("coup-row", row=row))
+            (
+                f"c{row.coup.settled_seq}",
+                regions_cache.rendered.get_or_render(
+                    "coup-row", regions_cache.row_inputs(row), partial(part, "coup-row", row=row)
+                ),
+            )
             for row in context["screen"].coups
         ]
         digests = {name: _digest(html) for name, html in regions.items()}
@@ -247,6 +254,14 @@ def _draw(
         context |= {"key": new_key(), "digests": _digests_text(digests)}
         meta = part("screen-meta", key=context["key"], digests=context["digests"])
     return Drawn(context, regions, rows, digests, meta)
+
+
+def _region(part: Callable[..., SafeString], name: str, context: dict[str, Any]) -> SafeString:
+    inputs = regions_cache.INPUTS[name]
+    draw = partial(part, f"table-{name}")
+    if inputs is None:
+        return draw()
+    return regions_cache.rendered.get_or_render(name, inputs(context), draw)
 
 
 class _Parts:

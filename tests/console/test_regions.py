@@ -1,0 +1,77 @@
+"""The table screen's regions kept by their inputs (tables/console/regions.py) are the regions a
+fresh rendering draws, at every step of every worked example, in English and in French."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+from typing import Any
+
+import pytest
+from django.test import Client
+from django.urls import reverse
+
+from casino.models import Player, StaffPreference
+from casino.roles import Role
+from casino.services import gaming_session_open
+from tables.console import regions
+from tables.models import AssignmentRole
+from tables.services import RuleRefusedError, staff_assign
+from tables.services.journal import last_seq_get
+from tests.factories import UserFactory
+from tests.scenario_service import ServiceRun, _valid_code, scenario_documents, step, table_for
+
+pytestmark = pytest.mark.django_db
+
+EXAMPLES = sorted((Path(__file__).resolve().parents[1] / "scenarios").glob("*/examples/*.json"))
+KEY = re.compile(r'name="key" value="[0-9a-f]+"')
+
+
+def _examples() -> list[Any]:
+    found = []
+    for path in EXAMPLES:
+        for index, data in enumerate(scenario_documents(path)):
+            found.append(pytest.param(data, id=f"{path.stem}#{index}"))
+    return found
+
+
+def _screen(client: Client, url: str, *, cached: bool, monkeypatch: pytest.MonkeyPatch) -> str:
+    monkeypatch.setattr(regions, "ENABLED", cached)
+    response = client.get(url, headers={"HX-Request": "true"})
+    assert response.status_code == 200
+    return KEY.sub('name="key" value=""', response.content.decode())
+
+
+@pytest.mark.parametrize("scenario", _examples())
+def test_kept_regions_equal_fresh_ones_at_every_step(
+    scenario: dict[str, Any], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    manager = UserFactory.create(roles=[Role.MANAGER])
+    croupier = UserFactory.create(roles=[Role.CROUPIER])
+    people = list(scenario.get("seats", {}).values()) + list(scenario.get("standing", []))
+    people += [a["player"] for a in scenario["actions"] if a.get("type") in ("sit", "add_standing")]
+    for code in dict.fromkeys(p for p in people if _valid_code(p)):
+        Player.objects.get_or_create(member_number=code, defaults={"name": f"Player {code}"})
+    table_session = table_for(scenario, gaming_session_open(opened_by=manager), manager)
+    staff_assign(
+        table_session=table_session,
+        staff=croupier,
+        role=AssignmentRole.CROUPIER,
+        assigned_by=manager,
+    )
+    run = ServiceRun(table_session, croupier, seq=last_seq_get(table_session))
+    client = Client()
+    client.force_login(croupier)
+    url = reverse("console:table", kwargs={"table_session": table_session.public_id})
+    preference = StaffPreference.objects.create(user=croupier, language="en")
+
+    for index, action in enumerate(scenario["actions"]):
+        try:
+            step(run, {k: v for k, v in action.items() if k != "expect_error"})
+        except RuleRefusedError:
+            continue
+        preference.language = "fr" if index % 2 else "en"
+        preference.save()
+        kept = _screen(client, url, cached=True, monkeypatch=monkeypatch)
+        fresh = _screen(client, url, cached=False, monkeypatch=monkeypatch)
+        assert kept == fresh, f"after action {index} {action}"
