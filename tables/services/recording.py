@@ -38,6 +38,7 @@ from tables.models import (
 )
 from tables.services.books import accounts_for, players_by_code, transfers_post
 from tables.services.journal import Journal, journal_advance, journal_get, journal_remember
+from tables.services.rows import rows_insert
 
 if TYPE_CHECKING:
     from django.contrib.auth.models import User
@@ -291,6 +292,30 @@ def _journal_head(pk: int, idempotency_key: str) -> dict[str, int | None]:
     return {"last": last, "earlier": earlier}
 
 
+def audit_entry(
+    *,
+    user: User,
+    action: str,
+    table_session: TableSession | None = None,
+    gaming_session: GamingSession | None = None,
+    client: str = "",
+    at: Any = None,
+    **data: Any,
+) -> AuditEntry:
+    """One audit row, not yet saved."""
+    if gaming_session is None and table_session is not None:
+        gaming_session = table_session.gaming_session
+    return AuditEntry(
+        at=at or timezone.now(),
+        actor=user,
+        action=action,
+        client=client[:200],
+        gaming_session=gaming_session,
+        table_session_id=table_session.pk if table_session else None,
+        data=data,
+    )
+
+
 def audit(
     *,
     user: User,
@@ -301,17 +326,16 @@ def audit(
     **data: Any,
 ) -> AuditEntry:
     """One audit row, in the caller's transaction (STYLE.md rule 7)."""
-    if gaming_session is None and table_session is not None:
-        gaming_session = table_session.gaming_session
-    return AuditEntry.objects.create(
-        at=timezone.now(),
-        actor=user,
+    entry = audit_entry(
+        user=user,
         action=action,
-        client=client[:200],
+        table_session=table_session,
         gaming_session=gaming_session,
-        table_session_id=table_session.pk if table_session else None,
-        data=data,
+        client=client,
+        **data,
     )
+    entry.save()
+    return entry
 
 
 # -- record ----------------------------------------------------------------------------------
@@ -361,26 +385,29 @@ def record(
         how=str(action.get("type", "")),
         action=action,
     )
-    TableEvent.objects.create(
+    now = timezone.now()
+    line = TableEvent(
         table_session=locked,
         seq=seq,
         kind=EventKind.ACTION,
         action=dict(action),
         idempotency_key=idempotency_key,
         recorded_by=user,
-        recorded_at=timezone.now(),
+        recorded_at=now,
         client=client[:200],
         outcome=outcome,
     )
-    audit(
+    entry = audit_entry(
         user=user,
         action="record",
         table_session=locked,
         client=client,
+        at=now,
         seq=seq,
         recorded=dict(action),
         state=outcome["state"],
     )
+    rows_insert(line, entry)  # the journal line and its audit row: one round trip
     journal_remember(locked, after)
     return Recorded(locked, seq, outcome)
 

@@ -271,8 +271,10 @@ class Night(RuleBasedStateMachine):
 
 
 SETTINGS = settings(
-    # INV6_EXAMPLES=200 for a long hunt; CI keeps it short.
+    # INV6_EXAMPLES=200 INV6_RANDOM=1 for a long hunt; CI keeps it short and the same on every
+    # run (six random nights of thirty steps settled no coup about one run in six).
     max_examples=int(os.environ.get("INV6_EXAMPLES", "6")),
+    derandomize=not os.environ.get("INV6_RANDOM"),
     stateful_step_count=30,
     deadline=None,
     suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much],
