@@ -24,7 +24,12 @@ timeout = int(os.environ.get("GUNICORN_TIMEOUT", "30"))
 graceful_timeout = 30
 keepalive = 5
 # Recycle workers now and then to bound memory growth; jitter avoids all restarting together.
-max_requests = int(os.environ.get("GUNICORN_MAX_REQUESTS", "2000"))
+# Workers are recycled now and then (a guard against slow leaks). The application is loaded
+# once by the master and the workers are forked from it (`preload_app`): a recycled worker is
+# back in milliseconds, not after a second of imports with the table screens waiting (with one
+# worker per core, a second is half the room's capacity; bench/console_load.py saw 1.2 s stalls).
+preload_app = True
+max_requests = int(os.environ.get("GUNICORN_MAX_REQUESTS", "10000"))
 max_requests_jitter = 200
 # nginx sets X-Forwarded-Proto; trust it from the proxy only.
 forwarded_allow_ips = os.environ.get("GUNICORN_FORWARDED_ALLOW_IPS", "127.0.0.1")
