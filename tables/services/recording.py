@@ -11,11 +11,11 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
-from functools import cache
+from functools import cache, lru_cache
 from typing import TYPE_CHECKING, Any
 
 from django.contrib.auth import get_user_model
-from django.db import connection, transaction
+from django.db import DEFAULT_DB_ALIAS, connection, connections, transaction
 from django.db.models import Exists, Max, OuterRef, QuerySet
 from django.utils import timezone
 
@@ -268,10 +268,17 @@ def _table_session_lock(pk: int, user: User) -> TableSession:
 
 def _converted(field: Any, value: Any) -> Any:
     """A column's value as the ORM would give it (the backend's and the field's converters)."""
-    column = field.get_col(field.model._meta.db_table)
-    for convert in connection.ops.get_db_converters(column) + column.get_db_converters(connection):
+    column, converters = _converters_of(connections[DEFAULT_DB_ALIAS], field)
+    for convert in converters:
         value = convert(value, column, connection)
     return value
+
+
+@lru_cache(maxsize=512)
+def _converters_of(wrapper: Any, field: Any) -> tuple[Any, list[Any]]:
+    """A field's column and converters on one connection (each thread has its own)."""
+    column = field.get_col(field.model._meta.db_table)
+    return column, wrapper.ops.get_db_converters(column) + column.get_db_converters(wrapper)
 
 
 @cache
