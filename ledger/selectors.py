@@ -68,7 +68,9 @@ def account_balance_get(*, account: Account) -> int:
     return int(result["balance"])
 
 
-def cagnotte_of(*, table_id: int, gaming_session_id: int) -> int:
+def cagnotte_of(
+    *, table_id: int, gaming_session_id: int, other_than_table_session_id: int | None = None
+) -> int:
     """The cagnotte of a table in a gaming session: one statement, written out (the table
     screen asks it after every action; built by the ORM it cost more than it ran)."""
     entry, account = Entry._meta.db_table, Account._meta.db_table
@@ -77,10 +79,16 @@ def cagnotte_of(*, table_id: int, gaming_session_id: int) -> int:
         f"FROM {entry} e JOIN {account} a ON a.id = e.account_id "
         "WHERE a.kind = %s AND a.table_id = %s AND a.gaming_session_id = %s"
     )
-    with connection.cursor() as cursor:
-        cursor.execute(
-            sql, [Side.CREDIT.value, AccountKind.CAGNOTTE.value, table_id, gaming_session_id]
+    params: list[Any] = [Side.CREDIT.value, AccountKind.CAGNOTTE.value, table_id, gaming_session_id]
+    if other_than_table_session_id is not None:
+        # Only what other table sessions of this table booked (the table opened twice).
+        sql += (
+            f" AND e.transaction_id IN (SELECT t.id FROM {Transaction._meta.db_table} t "
+            "WHERE t.table_session_id IS NULL OR t.table_session_id <> %s)"
         )
+        params.append(other_than_table_session_id)
+    with connection.cursor() as cursor:
+        cursor.execute(sql, params)
         row = cursor.fetchone()
     return int(row[0]) if row else 0
 

@@ -14,6 +14,7 @@ from casino.models import GamingSession, Player
 from ledger.models import Account, AccountKind
 from ledger.selectors import account_balance_get, cagnotte_of
 from tables.engine import LegalAction
+from tables.engine.settlement import CAGNOTTE
 from tables.models import (
     BankTenure,
     Coup,
@@ -92,6 +93,51 @@ def cagnotte_balance_get(*, table: Table, gaming_session: GamingSession) -> int:
     return cagnotte_of(table_id=table.pk, gaming_session_id=gaming_session.pk)
 
 
+def _state_cagnotte(state: Any) -> int:
+    """What the engine's state put in (and took from) the cagnotte: every coup of this table
+    session that stands (a voided coup is not in the state) and the session's movements."""
+    total = 0
+    transfers = [t for coup in state.coups for t in coup.transfers]
+    for transfer in (*transfers, *state.session_transfers):
+        if transfer.target == CAGNOTTE:
+            total += transfer.amount
+        if transfer.source == CAGNOTTE:
+            total -= transfer.amount
+    return total
+
+
+class _EarlierCagnotte:
+    """The cagnotte this table booked in the gaming session before this table session opened
+    (a table closed and opened again the same night), per table session, for a minute."""
+
+    LIFETIME = 60.0
+
+    def __init__(self) -> None:
+        self._items: dict[str, tuple[float, int]] = {}
+        self._lock = threading.Lock()
+
+    def get(self, table_session: TableSession) -> int:
+        key = str(table_session.public_id)
+        now = time.monotonic()
+        with self._lock:
+            found = self._items.get(key)
+        if found is not None and now - found[0] < self.LIFETIME:
+            return found[1]
+        amount = cagnotte_of(
+            table_id=table_session.table_id,
+            gaming_session_id=table_session.gaming_session_id,
+            other_than_table_session_id=table_session.pk,
+        )
+        with self._lock:
+            if len(self._items) > 4096:
+                self._items.clear()
+            self._items[key] = (now, amount)
+        return amount
+
+
+earlier_cagnotte = _EarlierCagnotte()
+
+
 class _NamesCache:
     """Players' names by member number, per table session, for a minute: the table screen
     draws them after every action, and names do not change during a coup."""
@@ -156,9 +202,10 @@ def table_state_get(*, table_session: TableSession, last_seq: int | None = None)
         view=journal.game.view(state),
         seats=seats,
         standing=tuple(state.seating.standing),
-        cagnotte_chips=cagnotte_balance_get(
-            table=table_session.table, gaming_session=table_session.gaming_session
-        ),
+        # The books' balance of the table's cagnotte, without reading the books on every
+        # action: what this table session's coups put there (the ledger books exactly the
+        # engine's transfers, INV1) plus what earlier sessions of the table did.
+        cagnotte_chips=earlier_cagnotte.get(table_session) + _state_cagnotte(state),
         players=names,
     )
 

@@ -1,5 +1,6 @@
 """The table screen's regions kept by their inputs (tables/console/regions.py) are the regions a
-fresh rendering draws, at every step of every worked example, in English and in French."""
+fresh rendering draws, at every step of every worked example, in English and in French; the
+cagnotte the screen shows (from the engine's replay) is the books' balance at every step."""
 
 from __future__ import annotations
 
@@ -16,6 +17,7 @@ from casino.roles import Role
 from casino.services import gaming_session_open
 from tables.console import regions
 from tables.models import AssignmentRole
+from tables.selectors import cagnotte_balance_get, table_state_get
 from tables.services import RuleRefusedError, staff_assign
 from tables.services.journal import last_seq_get
 from tests.factories import UserFactory
@@ -75,3 +77,7 @@ def test_kept_regions_equal_fresh_ones_at_every_step(
         kept = _screen(client, url, cached=True, monkeypatch=monkeypatch)
         fresh = _screen(client, url, cached=False, monkeypatch=monkeypatch)
         assert kept == fresh, f"after action {index} {action}"
+        shown = table_state_get(table_session=table_session).cagnotte_chips
+        assert shown == cagnotte_balance_get(
+            table=table_session.table, gaming_session=table_session.gaming_session
+        )

@@ -19,7 +19,13 @@ from casino.errors import DomainError, ErrorCode, PermissionDeniedError
 from casino.models import AuditEntry
 from ledger.models import Transaction
 from tables.models import Coup, EventKind, TableEvent, TableSession, VoidDecision
-from tables.selectors import coup_events_get, coup_list, event_list, table_state_get
+from tables.selectors import (
+    cagnotte_balance_get,
+    coup_events_get,
+    coup_list,
+    event_list,
+    table_state_get,
+)
 from tables.services import (
     RuleRefusedError,
     open_coup_void,
@@ -68,10 +74,15 @@ def croupier(floor: Floor, around: Callable[[], AbstractContextManager[Any]]) ->
 
 
 def _books_agree(table_session: TableSession) -> None:
-    """The ledger equals the engine's replay of the stored journal; INV-1 and INV-2 hold."""
+    """The ledger equals the engine's replay of the stored journal; INV-1 and INV-2 hold; the
+    cagnotte the screen shows (from the replay) is the books' balance."""
     assert ledger_totals(table_session) == engine_totals(table_session)
     assert unbalanced_transactions() == []
     assert bounded_balances_negative() == []
+    shown = table_state_get(table_session=table_session).cagnotte_chips
+    assert shown == cagnotte_balance_get(
+        table=table_session.table, gaming_session=table_session.gaming_session
+    )
 
 
 def _audited(table_session: TableSession) -> list[str]:

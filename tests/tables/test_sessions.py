@@ -17,16 +17,25 @@ from casino.errors import DomainError, ErrorCode, InvalidStateError, PermissionD
 from casino.models import AuditEntry
 from ledger.models import Account, AccountKind
 from ledger.selectors import account_balance_get
-from tables.models import CroupierAssignment, EventKind, SeatOccupancy, TableEvent, TableSession
+from tables.models import (
+    AssignmentRole,
+    CroupierAssignment,
+    EventKind,
+    SeatOccupancy,
+    TableEvent,
+    TableSession,
+)
 from tables.selectors import table_state_get
 from tables.services import (
     TableClosedError,
     TableInterruptedError,
     gaming_session_close,
     open_coup_void,
+    staff_assign,
     table_interrupt,
     table_resume,
     table_session_close,
+    table_session_open,
 )
 from tables.services.journal import last_seq_get
 from tests.concurrency.kit import (
@@ -293,3 +302,43 @@ def test_every_change_writes_an_audit_row(floor: Floor, around: Around) -> None:
     assert events.count() == len(actions) - 1
     for row in rows:
         assert row.actor_id is not None and row.at is not None
+
+
+def test_a_table_opened_again_the_same_night_shows_the_whole_nights_cagnotte(
+    floor: Floor, around: Around
+) -> None:
+    """The screen's cagnotte comes from the replay of this table session plus what earlier
+    sessions of the table booked in the gaming session: the books' balance of the account."""
+    at = Croupier(cf_table(floor), floor.croupier, around)
+    at.do("new_shoe", cut_by=1)
+    at.play(cf_banker_wins(1000))
+    at.do("continue_bank", 1, reliquat=0)
+    first = table_state_get(table_session=at.table_session).cagnotte_chips
+    assert first > 0
+    with around():
+        table_session_close(table_session=at.table_session, user=floor.inspector)
+    again = table_session_open(
+        table=at.table_session.table,
+        gaming_session=floor.gaming_session,
+        opened_by=floor.manager,
+        seats={seat: f"S{seat}" for seat in range(1, 7)},
+    )
+    staff_assign(
+        table_session=again,
+        staff=floor.croupier,
+        role=AssignmentRole.CROUPIER,
+        assigned_by=floor.manager,
+    )
+    assert table_state_get(table_session=again).cagnotte_chips == first
+    later = Croupier(again, floor.croupier, around)
+    later.do("new_shoe", cut_by=1)
+    later.play(cf_banker_wins(2000))
+    shown = table_state_get(table_session=again).cagnotte_chips
+    booked = account_balance_get(
+        account=Account.objects.get(
+            kind=AccountKind.CAGNOTTE,
+            table=again.table,
+            gaming_session=floor.gaming_session,
+        )
+    )
+    assert shown == booked > first
