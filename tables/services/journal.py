@@ -14,7 +14,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from django.db import transaction
+from django.db import connection, transaction
 
 from tables.engine import Action, Game, GameState, Seating, game_get, step
 from tables.models import EventKind, TableEvent, TableSession
@@ -147,12 +147,15 @@ class _JournalCache:
     """A small LRU of journals by `(table session public id, last seq)`: events never change.
 
     Keyed by the public id, not the primary key: a rolled-back table session's key is never
-    reused by another one.
+    reused by another one. `latest` looks in the table's own entries (an index by table), not
+    through the whole cache: it is asked on every action another process recorded the one
+    before.
     """
 
     def __init__(self, size: int = 512) -> None:
         self._size = size
         self._items: OrderedDict[tuple[str, int], Journal] = OrderedDict()
+        self._by_table: dict[str, set[int]] = {}
         self._lock = threading.Lock()
 
     def get(self, key: tuple[str, int]) -> Journal | None:
@@ -166,18 +169,25 @@ class _JournalCache:
         with self._lock:
             self._items[key] = journal
             self._items.move_to_end(key)
+            self._by_table.setdefault(key[0], set()).add(key[1])
             while len(self._items) > self._size:
-                self._items.popitem(last=False)
+                (table, seq), _old = self._items.popitem(last=False)
+                seqs = self._by_table.get(table)
+                if seqs is not None:
+                    seqs.discard(seq)
+                    if not seqs:
+                        del self._by_table[table]
 
     def clear(self) -> None:
         with self._lock:
             self._items.clear()
+            self._by_table.clear()
 
     def latest(self, table: str, before: int) -> Journal | None:
         """The cached journal of `table` with the highest sequence number below `before`."""
         with self._lock:
-            found = [j for (t, seq), j in self._items.items() if t == table and seq < before]
-        return max(found, key=lambda j: j.last_seq, default=None)
+            seqs = [seq for seq in self._by_table.get(table, ()) if seq < before]
+            return self._items.get((table, max(seqs))) if seqs else None
 
 
 journal_cache = _JournalCache()
@@ -190,11 +200,7 @@ def _caught_up(table_session: TableSession, last_seq: int) -> Journal | None:
     base = journal_cache.latest(str(table_session.public_id), last_seq)
     if base is None:
         return None
-    newer = list(
-        TableEvent.objects.filter(table_session=table_session, seq__gt=base.last_seq)
-        .order_by("seq")
-        .values_list("seq", "kind", "action")
-    )
+    newer = _events_after(table_session.pk, base.last_seq)
     if not newer or any(
         kind in (EventKind.UNDO, EventKind.VOID, EventKind.OPEN) for _s, kind, _a in newer
     ):
@@ -203,6 +209,21 @@ def _caught_up(table_session: TableSession, last_seq: int) -> Journal | None:
     for seq, kind, action in newer:
         journal = journal_advance(journal, seq, kind, action)
     return journal
+
+
+def _events_after(pk: int, seq: int) -> list[tuple[int, str, Any]]:
+    """The events of a table session after `seq`, in order (written out: asked on most
+    actions, see `_caught_up`). The action comes back as the ORM would give it."""
+    field = TableEvent._meta.get_field("action")
+    sql = (
+        f"SELECT seq, kind, action FROM {TableEvent._meta.db_table} "
+        "WHERE table_session_id = %s AND seq > %s ORDER BY seq"
+    )
+    with connection.cursor() as cursor:
+        cursor.execute(sql, [pk, seq])
+        rows = cursor.fetchall()
+    column = field.get_col(TableEvent._meta.db_table)
+    return [(s, k, field.from_db_value(a, column, connection)) for s, k, a in rows]
 
 
 def journal_get(table_session: TableSession, last_seq: int | None = None) -> Journal:
