@@ -181,12 +181,11 @@ def event_lock(
     # under READ COMMITTED a subquery of the locking statement would see the journal as it
     # was before waiting for the lock, and miss the event the previous writer just committed.
     check = permission or operate_check
-    locked = _table_session_lock(table_session.pk, user)
+    locked, journal = _lock_and_head(table_session.pk, user, idempotency_key)
     if check is operate_check:
         operate_check(user, locked, on_duty=locked.on_duty)  # type: ignore[attr-defined]
     else:
         check(user, locked)
-    journal = _journal_head(locked.pk, idempotency_key)
     if journal["earlier"] is not None:
         earlier = TableEvent.objects.get(table_session=locked, seq=journal["earlier"])
         repeated = request_payload(earlier.kind, earlier.action, earlier.reason) == payload
@@ -240,15 +239,45 @@ def _lock_sql(vendor: str) -> tuple[str, tuple[list[str], ...]]:
     return sql, columns
 
 
-def _table_session_lock(pk: int, user: User) -> TableSession:
+def _lock_and_head(
+    pk: int, user: User, idempotency_key: str
+) -> tuple[TableSession, dict[str, int | None]]:
     """Lock the table session's row (SQLite: the IMMEDIATE transaction already holds the
-    database) and read it with its table and gaming session, and `on_duty` for `user`."""
+    database), read it with its table, its gaming session and `on_duty` for `user`, then the
+    journal's head: its last sequence number and the number of the event recorded with this
+    idempotency key, if any.
+
+    On PostgreSQL both statements go in one round trip (psycopg's pipeline mode): the server
+    runs them in order, so the head's statement starts, with a snapshot of its own, once the
+    lock is held, as when they were sent one after the other.
+    """
     sql, columns = _lock_sql(connection.vendor)
-    with connection.cursor() as cursor:
-        cursor.execute(sql, [user.pk, AssignmentRole.CROUPIER.value, pk])
-        row = cursor.fetchone()
+    lock_params: list[Any] = [user.pk, AssignmentRole.CROUPIER.value, pk]
+    head_params: list[Any] = [idempotency_key, pk]
+    if connection.vendor == "postgresql":
+        connection.ensure_connection()
+        with (
+            connection.connection.pipeline(),
+            connection.cursor() as lock,
+            connection.cursor() as head,
+        ):
+            lock.execute(sql, lock_params)
+            head.execute(_head_sql(), head_params)
+            row, last = lock.fetchone(), head.fetchone()
+    else:
+        with connection.cursor() as cursor:
+            cursor.execute(sql, lock_params)
+            row = cursor.fetchone()
+            cursor.execute(_head_sql(), head_params)
+            last = cursor.fetchone()
     if row is None:
         raise TableSession.DoesNotExist(f"No table session {pk}.")
+    last_seq, earlier = last if last is not None else (None, None)
+    return _table_session_built(row, columns), {"last": last_seq, "earlier": earlier}
+
+
+def _table_session_built(row: Any, columns: tuple[list[str], ...]) -> TableSession:
+    """The locked row as a table session with its table and gaming session in place."""
     values = list(row)
     built = []
     for model, names in zip((TableSession, Table, GamingSession), columns, strict=True):
@@ -287,16 +316,6 @@ def _head_sql() -> str:
         "SELECT MAX(seq), MAX(CASE WHEN idempotency_key = %s THEN seq END) "
         f"FROM {TableEvent._meta.db_table} WHERE table_session_id = %s"
     )
-
-
-def _journal_head(pk: int, idempotency_key: str) -> dict[str, int | None]:
-    """The last sequence number of the table's journal, and the number of the event recorded
-    with this idempotency key, if any (read after the lock: see `event_lock`)."""
-    with connection.cursor() as cursor:
-        cursor.execute(_head_sql(), [idempotency_key, pk])
-        row = cursor.fetchone()
-    last, earlier = row if row is not None else (None, None)
-    return {"last": last, "earlier": earlier}
 
 
 def audit_entry(
