@@ -108,7 +108,6 @@ def _same_posting(existing: Transaction, legs: Sequence[Leg], reverses: Transact
     )
 
 
-@transaction.atomic
 def post(
     *,
     legs: Sequence[Leg],
@@ -118,6 +117,7 @@ def post(
     gaming_session: GamingSession | None = None,
     table_session: TableSession | None = None,
     reverses: Transaction | None = None,
+    key_unique_by_caller: bool = False,
 ) -> Transaction:
     """Book a balanced transaction and return it.
 
@@ -125,7 +125,37 @@ def post(
     holds the same entries (a retried request, a redelivered task) and raises
     `IdempotencyConflictError` otherwise. The database re-checks the zero sum at COMMIT on
     PostgreSQL (trigger `ledger_entry_zero_sum`).
+
+    `key_unique_by_caller`: the caller already holds what makes its key unique (the recording
+    service: the table's lock and the journal line's number are in the key), so no second
+    posting can race this one; the two savepoints that recover from such a race (four round
+    trips per settled coup) are left out, and a repeated key is an error that undoes the
+    caller's whole transaction.
     """
+    with transaction.atomic(savepoint=not key_unique_by_caller):
+        return _post(
+            legs=legs,
+            idempotency_key=idempotency_key,
+            posted_by=posted_by,
+            memo=memo,
+            gaming_session=gaming_session,
+            table_session=table_session,
+            reverses=reverses,
+            contended=not key_unique_by_caller,
+        )
+
+
+def _post(
+    *,
+    legs: Sequence[Leg],
+    idempotency_key: str,
+    posted_by: User,
+    memo: str,
+    gaming_session: GamingSession | None,
+    table_session: TableSession | None,
+    reverses: Transaction | None,
+    contended: bool,
+) -> Transaction:
     if not idempotency_key:
         raise LedgerError("An idempotency key is required.", code=ErrorCode.LEDGER_EMPTY)
     legs_check(legs)
@@ -142,7 +172,7 @@ def post(
     try:
         # A savepoint, so that losing a race on the idempotency key leaves the outer
         # transaction usable and the winner's row can be read.
-        with transaction.atomic():
+        with transaction.atomic(savepoint=contended):
             posted = Transaction.objects.create(
                 idempotency_key=idempotency_key,
                 posted_at=timezone.now(),
@@ -163,6 +193,8 @@ def post(
                 for leg in legs
             )
     except IntegrityError:
+        if not contended:
+            raise  # no savepoint to read the winner from: the caller's transaction is undone
         existing = Transaction.objects.filter(idempotency_key=idempotency_key).first()
         if existing is None:
             raise

@@ -192,4 +192,5 @@ def transfers_post(
         memo=memo,
         gaming_session=table_session.gaming_session,
         table_session=table_session,
+        key_unique_by_caller=True,  # the key names the journal line, under the table's lock
     )

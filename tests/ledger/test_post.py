@@ -102,6 +102,24 @@ def test_the_same_key_for_different_entries_is_a_conflict(books: Books) -> None:
         )
 
 
+def test_a_key_the_caller_keeps_unique_posts_without_savepoints_and_a_repeat_undoes_all(
+    books: Books,
+) -> None:
+    """The recording service's postings (`key_unique_by_caller`): no savepoint statements; a
+    repeated key (a bug, under the table's lock) raises and leaves the transaction to undo."""
+    from django.test.utils import CaptureQueriesContext
+
+    legs = [Leg.debit(books.bob, 100, "stake"), Leg.credit(books.alice, 100, "stake")]
+    with CaptureQueriesContext(connection) as captured:
+        post(legs=legs, idempotency_key="k", posted_by=books.poster, key_unique_by_caller=True)
+    sent = [q["sql"].split()[0].upper() for q in captured.captured_queries]
+    assert "SAVEPOINT" not in sent and "RELEASE" not in sent
+    assert sent.count("INSERT") == 2
+    with pytest.raises(IntegrityError), transaction.atomic():
+        post(legs=legs, idempotency_key="k", posted_by=books.poster, key_unique_by_caller=True)
+    assert Transaction.objects.filter(idempotency_key="k").count() == 1
+
+
 def test_reverse_posts_the_mirror_and_links_it(books: Books) -> None:
     original = _stake_lost(books)
 
