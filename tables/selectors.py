@@ -2,9 +2,6 @@
 
 from __future__ import annotations
 
-import threading
-import time
-from collections import OrderedDict
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -14,7 +11,8 @@ from casino.models import GamingSession, Player
 from ledger.models import Account, AccountKind
 from ledger.selectors import account_balance_get, cagnotte_of
 from tables.engine import LegalAction
-from tables.engine.settlement import CAGNOTTE
+from tables.engine.settlement import CAGNOTTE, results_of
+from tables.memo import Memo
 from tables.models import (
     BankTenure,
     Coup,
@@ -94,82 +92,40 @@ def cagnotte_balance_get(*, table: Table, gaming_session: GamingSession) -> int:
 
 
 def _state_cagnotte(state: Any) -> int:
-    """What the engine's state put in (and took from) the cagnotte: every coup of this table
-    session that stands (a voided coup is not in the state) and the session's movements."""
-    total = 0
+    """What the engine's state put in the cagnotte (COM-6.4), net (COM-5.4): every coup of this
+    table session that stands (a voided coup is not in the state) and the session's movements."""
     transfers = [t for coup in state.coups for t in coup.transfers]
-    for transfer in (*transfers, *state.session_transfers):
-        if transfer.target == CAGNOTTE:
-            total += transfer.amount
-        if transfer.source == CAGNOTTE:
-            total -= transfer.amount
-    return total
+    return results_of([*transfers, *state.session_transfers]).get(CAGNOTTE, 0)
 
 
-class _EarlierCagnotte:
-    """The cagnotte this table booked in the gaming session before this table session opened
-    (a table closed and opened again the same night), per table session, for a minute."""
+# The cagnotte this table booked in the gaming session before this table session opened (a
+# table closed and opened again the same night), per table session, kept a minute.
+_earlier_cagnotte: Memo[int] = Memo(size=4096, lifetime=60.0)
 
-    LIFETIME = 60.0
 
-    def __init__(self) -> None:
-        self._items: dict[str, tuple[float, int]] = {}
-        self._lock = threading.Lock()
-
-    def get(self, table_session: TableSession) -> int:
-        key = str(table_session.public_id)
-        now = time.monotonic()
-        with self._lock:
-            found = self._items.get(key)
-        if found is not None and now - found[0] < self.LIFETIME:
-            return found[1]
-        amount = cagnotte_of(
+def _earlier_cagnotte_get(table_session: TableSession) -> int:
+    return _earlier_cagnotte.get_or_compute(
+        str(table_session.public_id),
+        lambda: cagnotte_of(
             table_id=table_session.table_id,
             gaming_session_id=table_session.gaming_session_id,
             other_than_table_session_id=table_session.pk,
-        )
-        with self._lock:
-            if len(self._items) > 4096:
-                self._items.clear()
-            self._items[key] = (now, amount)
-        return amount
+        ),
+    )
 
 
-earlier_cagnotte = _EarlierCagnotte()
+# Players' names by member number, per table session, kept a minute: the table screen draws
+# them after every action, and names do not change during a coup.
+_player_names: Memo[dict[str, str]] = Memo(size=1024, lifetime=60.0)
 
 
-class _NamesCache:
-    """Players' names by member number, per table session, for a minute: the table screen
-    draws them after every action, and names do not change during a coup."""
-
-    LIFETIME = 60.0
-
-    def __init__(self, size: int = 1024) -> None:
-        self._size = size
-        self._items: OrderedDict[tuple[str, tuple[str, ...]], tuple[float, dict[str, str]]] = (
-            OrderedDict()
-        )
-        self._lock = threading.Lock()
-
-    def get(self, table_session: TableSession, codes: list[str]) -> dict[str, str]:
-        key = (str(table_session.public_id), tuple(sorted(codes)))
-        now = time.monotonic()
-        with self._lock:
-            found = self._items.get(key)
-        if found is not None and now - found[0] < self.LIFETIME:
-            return found[1]
-        names = dict(
+def _player_names_get(table_session: TableSession, codes: list[str]) -> dict[str, str]:
+    return _player_names.get_or_compute(
+        (str(table_session.public_id), tuple(sorted(codes))),
+        lambda: dict(
             Player.objects.filter(member_number__in=codes).values_list("member_number", "name")
-        )
-        with self._lock:
-            self._items[key] = (now, names)
-            self._items.move_to_end(key)
-            while len(self._items) > self._size:
-                self._items.popitem(last=False)
-        return names
-
-
-player_names = _NamesCache()
+        ),
+    )
 
 
 def table_state_get(*, table_session: TableSession, last_seq: int | None = None) -> TableState:
@@ -183,7 +139,7 @@ def table_state_get(*, table_session: TableSession, last_seq: int | None = None)
     journal = journal_get(table_session, last_seq)
     state = journal.state
     codes = [code for _, code in state.seating.seats] + list(state.seating.standing)
-    names = player_names.get(table_session, codes) if codes else {}
+    names = _player_names_get(table_session, codes) if codes else {}
     seats = tuple(
         SeatView(
             seat, state.seating.player_at(seat), names.get(state.seating.player_at(seat) or "")
@@ -205,7 +161,7 @@ def table_state_get(*, table_session: TableSession, last_seq: int | None = None)
         # The books' balance of the table's cagnotte, without reading the books on every
         # action: what this table session's coups put there (the ledger books exactly the
         # engine's transfers, INV1) plus what earlier sessions of the table did.
-        cagnotte_chips=earlier_cagnotte.get(table_session) + _state_cagnotte(state),
+        cagnotte_chips=_earlier_cagnotte_get(table_session) + _state_cagnotte(state),
         players=names,
     )
 

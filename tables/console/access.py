@@ -7,8 +7,6 @@ now; an inspector, an auditor and a manager see every table; others see none.
 
 from __future__ import annotations
 
-import threading
-from collections import OrderedDict
 from typing import TYPE_CHECKING, Any
 
 from django.db.models import Exists, OuterRef, QuerySet
@@ -17,7 +15,8 @@ from django.http import Http404
 from casino.errors import PermissionDeniedError
 from casino.roles import Role
 from casino.staff import roles_of
-from tables.models import AssignmentRole, CroupierAssignment, TableSession, VoidRequest
+from tables.memo import Memo
+from tables.models import AssignmentRole, CroupierAssignment, TableSession
 
 if TYPE_CHECKING:
     from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
@@ -49,46 +48,29 @@ def on_duty_sessions(user: Any) -> QuerySet[TableSession]:
     )
 
 
-class _References:
-    """Table sessions by public id, as references (primary key and game: neither ever
-    changes), so that a write can go to its service without reading the table first."""
-
-    def __init__(self, size: int = 4096) -> None:
-        self._size = size
-        self._items: OrderedDict[str, tuple[int, str]] = OrderedDict()
-        self._lock = threading.Lock()
-
-    def get(self, public_id: Any) -> TableSession:
-        key = str(public_id)
-        with self._lock:
-            found = self._items.get(key)
-        if found is None:
-            row = TableSession.objects.filter(public_id=public_id).values_list("pk", "game")
-            first = row.first()
-            if first is None:
-                raise Http404("No such table session.")
-            found = (first[0], first[1])
-            with self._lock:
-                self._items[key] = found
-                while len(self._items) > self._size:
-                    self._items.popitem(last=False)
-        return TableSession(pk=found[0], public_id=public_id, game=found[1])
+# Table sessions by public id: primary key and game, neither of which ever changes.
+_references: Memo[tuple[int, str]] = Memo(size=4096)
 
 
-_references = _References()
+def _reference_read(public_id: Any) -> tuple[int, str]:
+    found = TableSession.objects.filter(public_id=public_id).values_list("pk", "game").first()
+    if found is None:
+        raise Http404("No such table session.")
+    return found[0], found[1]
 
 
 def table_session_reference(public_id: Any) -> TableSession:
     """A reference to the table session (its key and game only) for a service to lock and
-    check: no permission is checked here; 404 when there is no such table session."""
-    return _references.get(public_id)
+    check, so that a write goes to its service without reading the table first: no permission
+    is checked here; 404 when there is no such table session."""
+    pk, game = _references.get_or_compute(str(public_id), lambda: _reference_read(public_id))
+    return TableSession(pk=pk, public_id=public_id, game=game)
 
 
 def table_session_get(user: Any, public_id: Any) -> TableSession:
     """The table session the user may look at: 404 when it does not exist, 403 when not his.
 
-    One statement: the row, whether this user is the croupier on duty there now, and whether a
-    void waits for an inspector's decision at this table (the screen asks both every time).
+    One statement: the row and whether this user is the croupier on duty there now.
     """
     found = (
         TableSession.objects.select_related("table", "gaming_session")
@@ -99,11 +81,6 @@ def table_session_get(user: Any, public_id: Any) -> TableSession:
                     staff_id=getattr(user, "pk", None),
                     role=AssignmentRole.CROUPIER,
                     released_at__isnull=True,
-                )
-            ),
-            voids_pending=Exists(
-                VoidRequest.objects.filter(
-                    coup__table_session=OuterRef("pk"), decision__isnull=True
                 )
             ),
         )

@@ -12,13 +12,13 @@ here fails there first.
 from __future__ import annotations
 
 import hashlib
-import threading
-from collections import OrderedDict
 from collections.abc import Callable
 from typing import Any
 
 from django.utils import translation
 from django.utils.safestring import SafeString
+
+from tables.memo import Memo
 
 # Off in the test that checks the inputs below against a fresh rendering.
 ENABLED = True
@@ -83,12 +83,10 @@ def row_inputs(row: Any) -> object:
 
 
 class _Rendered:
-    """Rendered regions by (name, language, digest of their inputs): a small LRU."""
+    """Rendered regions by (name, language, digest of their inputs)."""
 
     def __init__(self, size: int = 4096) -> None:
-        self._size = size
-        self._items: OrderedDict[tuple[str, str, bytes], SafeString] = OrderedDict()
-        self._lock = threading.Lock()
+        self._memo: Memo[SafeString] = Memo(size)
 
     def get_or_render(
         self, name: str, inputs: object, render: Callable[[], SafeString]
@@ -96,22 +94,10 @@ class _Rendered:
         if not ENABLED:
             return render()
         digest = hashlib.blake2b(repr(inputs).encode(), digest_size=16).digest()
-        key = (name, translation.get_language() or "", digest)
-        with self._lock:
-            found = self._items.get(key)
-            if found is not None:
-                self._items.move_to_end(key)
-                return found
-        html = render()
-        with self._lock:
-            self._items[key] = html
-            while len(self._items) > self._size:
-                self._items.popitem(last=False)
-        return html
+        return self._memo.get_or_compute((name, translation.get_language() or "", digest), render)
 
     def clear(self) -> None:
-        with self._lock:
-            self._items.clear()
+        self._memo.clear()
 
 
 rendered = _Rendered()

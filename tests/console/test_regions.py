@@ -1,6 +1,7 @@
 """The table screen's regions kept by their inputs (tables/console/regions.py) are the regions a
 fresh rendering draws, at every step of every worked example, in English and in French; the
-cagnotte the screen shows (from the engine's replay) is the books' balance at every step."""
+cagnotte the screen shows (COM-6.4, from the engine's replay) is the books' balance at every
+step."""
 
 from __future__ import annotations
 

@@ -307,8 +307,9 @@ def test_every_change_writes_an_audit_row(floor: Floor, around: Around) -> None:
 def test_a_table_opened_again_the_same_night_shows_the_whole_nights_cagnotte(
     floor: Floor, around: Around
 ) -> None:
-    """The screen's cagnotte comes from the replay of this table session plus what earlier
-    sessions of the table booked in the gaming session: the books' balance of the account."""
+    """The screen's cagnotte (COM-6.4, net per COM-5.4) comes from the replay of this table
+    session plus what earlier sessions of the table booked in the gaming session: the books'
+    balance of the account."""
     at = Croupier(cf_table(floor), floor.croupier, around)
     at.do("new_shoe", cut_by=1)
     at.play(cf_banker_wins(1000))
