@@ -9,14 +9,15 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from django.db.models import Exists, OuterRef, QuerySet
+from django.db.models import OuterRef, QuerySet
 from django.http import Http404
 
 from casino.errors import PermissionDeniedError
 from casino.roles import Role
 from casino.staff import roles_of
 from tables.memo import Memo
-from tables.models import AssignmentRole, CroupierAssignment, TableSession
+from tables.models import TableSession
+from tables.services.recording import on_duty_exists
 
 if TYPE_CHECKING:
     from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
@@ -37,12 +38,7 @@ def sees_floor(user: Any) -> bool:
 def on_duty_sessions(user: Any) -> QuerySet[TableSession]:
     """The open tables where this croupier is on duty now."""
     return (
-        TableSession.objects.filter(
-            closed_at__isnull=True,
-            assignments__staff=user,
-            assignments__role=AssignmentRole.CROUPIER,
-            assignments__released_at__isnull=True,
-        )
+        TableSession.objects.filter(on_duty_exists(user, OuterRef("pk")), closed_at__isnull=True)
         .select_related("table", "gaming_session")
         .order_by("table__number")
     )
@@ -74,16 +70,7 @@ def table_session_get(user: Any, public_id: Any) -> TableSession:
     """
     found = (
         TableSession.objects.select_related("table", "gaming_session")
-        .annotate(
-            on_duty=Exists(
-                CroupierAssignment.objects.filter(
-                    table_session=OuterRef("pk"),
-                    staff_id=getattr(user, "pk", None),
-                    role=AssignmentRole.CROUPIER,
-                    released_at__isnull=True,
-                )
-            ),
-        )
+        .annotate(on_duty=on_duty_exists(user, OuterRef("pk")))
         .filter(public_id=public_id)
         .first()
     )

@@ -87,12 +87,13 @@ def has_role(user: User, role: Role) -> bool:
     return user.is_active and user.groups.filter(name=role).exists()
 
 
-def _on_duty(user: User, table_session: OuterRef) -> Exists:
-    """Whether `user` is the croupier on duty at `table_session` now (an SQL expression)."""
+def on_duty_exists(user: Any, table_session: OuterRef) -> Exists:
+    """Whether `user` is the croupier on duty at `table_session` now (an SQL expression; the
+    locking statement, `_lock_sql`, says the same in SQL of its own)."""
     return Exists(
         CroupierAssignment.objects.filter(
             table_session=table_session,
-            staff_id=user.pk,
+            staff_id=getattr(user, "pk", None),
             role=AssignmentRole.CROUPIER,
             released_at__isnull=True,
         )
@@ -115,7 +116,7 @@ def operate_check(user: User, table_session: TableSession, *, on_duty: bool | No
     if user.is_active and not allowed:
         if on_duty is None:
             on_duty = TableSession.objects.filter(
-                _on_duty(user, OuterRef("pk")), pk=table_session.pk
+                on_duty_exists(user, OuterRef("pk")), pk=table_session.pk
             ).exists()
         allowed = on_duty
     if not allowed:
@@ -223,7 +224,7 @@ def _lock_sql(vendor: str) -> tuple[str, tuple[list[str], ...]]:
         for alias, names in zip(aliases, columns, strict=True)
         for column in names
     )
-    duty = (
+    duty = (  # `on_duty_exists`, written out
         f"EXISTS (SELECT 1 FROM {CroupierAssignment._meta.db_table} a "
         "WHERE a.table_session_id = ts.id AND a.staff_id = %s AND a.role = %s "
         "AND a.released_at IS NULL)"
