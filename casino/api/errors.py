@@ -18,10 +18,15 @@ from django.core.exceptions import (
     PermissionDenied as DjangoPermissionDenied,
     ValidationError as DjangoValidationError,
 )
-from django.http import Http404
+from django.http import Http404, HttpResponsePermanentRedirect
+from django.urls import Resolver404, resolve
+from drf_spectacular.utils import extend_schema
 from rest_framework import exceptions, status
+from rest_framework.authentication import BaseAuthentication
+from rest_framework.permissions import AllowAny
+from rest_framework.request import Request
 from rest_framework.response import Response
-from rest_framework.views import exception_handler as drf_exception_handler
+from rest_framework.views import APIView, exception_handler as drf_exception_handler
 
 from casino.errors import DomainError
 from casino.http import ErrorBody, error_body
@@ -109,3 +114,43 @@ def _plain(detail: Any) -> Any:
     if isinstance(detail, list):
         return [_plain(item) for item in detail]
     return str(detail)
+
+
+@extend_schema(exclude=True)
+class EndpointNotFoundApi(APIView):
+    """Any path under the API that names no endpoint: a 404 in the API's shape, not Django's
+    HTML page, so a client reads one format whatever it asked for.
+
+    A path that names an endpoint but for its final slash is redirected there (GET, HEAD), as
+    Django's `APPEND_SLASH` did before this catch-all; other methods are told the right path.
+    """
+
+    authentication_classes: list[type[BaseAuthentication]] = []
+    permission_classes = [AllowAny]
+
+    def dispatch(self, request: Any, *args: Any, **kwargs: Any) -> Any:
+        # Every method, whatever its name, lands here (not DRF's 405 for an unknown method).
+        self.http_method_names = [request.method.lower()]
+        setattr(self, request.method.lower(), self.answer)
+        return super().dispatch(request, *args, **kwargs)
+
+    def answer(self, request: Request, *args: Any, **kwargs: Any) -> Any:
+        path = request.path
+        if not path.endswith("/") and _is_endpoint(f"{path}/"):
+            if request.method in ("GET", "HEAD"):
+                query = request.META.get("QUERY_STRING", "")
+                return HttpResponsePermanentRedirect(f"{path}/?{query}" if query else f"{path}/")
+            message = f"No endpoint at {path}; did you mean {path}/ (with the final slash)?"
+        else:
+            message = (
+                f"No endpoint at {path}. The endpoints are listed in the schema, /api/schema/."
+            )
+        raise exceptions.NotFound(message)
+
+
+def _is_endpoint(path: str) -> bool:
+    try:
+        match = resolve(path)
+    except Resolver404:
+        return False
+    return getattr(match.func, "view_class", None) is not EndpointNotFoundApi

@@ -8,10 +8,11 @@ the project (drf-spectacular-sidecar, no CDN).
 
 from __future__ import annotations
 
-from django.urls import URLPattern, URLResolver, path, register_converter
+from django.urls import URLPattern, URLResolver, path, re_path, register_converter
 from drf_spectacular.views import SpectacularAPIView, SpectacularRedocView, SpectacularSwaggerView
 
 from casino.api import coups, establishment, ledger, play, reports, tables
+from casino.api.errors import EndpointNotFoundApi
 
 app_name = "api"
 
@@ -142,4 +143,6 @@ urlpatterns: list[URLPattern | URLResolver] = [
         reports.ReportFileApi.as_view(),
         name="report-file",
     ),
+    # last: any other path under the API answers a 404 in the API's own shape
+    re_path(r"^.*$", EndpointNotFoundApi.as_view(), name="not-found"),
 ]
