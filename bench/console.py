@@ -54,7 +54,9 @@ def percentile(values: Sequence[float], p: float) -> float:
 
 
 def fresh_table(number: int, croupier: User, manager: User) -> TableSession:
-    table = table_create(number=number, game="chemin_de_fer", settings=SETTINGS, seat_count=12)
+    table = table_create(
+        number=number, game="chemin_de_fer", settings=SETTINGS, seat_count=12, created_by=manager
+    )
     session = gaming_session_open(opened_by=manager)
     opened = table_session_open(
         table=table,

@@ -136,6 +136,7 @@ def data_create(clients_per_phase: tuple[int, ...], requests: int) -> list[list[
                     [Player(member_number=code, name=f"Load {code}") for code in ids.values()]
                 )
                 table = table_create(
+                    created_by=manager,
                     number=number,
                     game=scenario["game"],
                     settings=scenario.get("settings", {}),

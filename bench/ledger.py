@@ -106,7 +106,7 @@ def _table(index: int, tag: str) -> tuple[int, int]:
         Player.objects.get_or_create(member_number=code, defaults={"name": code})
         seats[seat] = code
     number = 1000 * (1 + hash(tag) % 97) + index
-    table = table_create(number=number, game="chemin_de_fer", settings=SETTINGS)
+    table = table_create(number=number, game="chemin_de_fer", settings=SETTINGS, created_by=manager)
     opened = table_session_open(table=table, gaming_session=session, opened_by=manager, seats=seats)
     staff_assign(
         table_session=opened, staff=croupier, role=AssignmentRole.CROUPIER, assigned_by=manager

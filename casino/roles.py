@@ -12,3 +12,11 @@ class Role(models.TextChoices):
     INSPECTOR = "inspector", _("Table inspector (chef de partie)")
     AUDITOR = "auditor", _("Auditor")
     MANAGER = "manager", _("Manager")
+
+
+# Who may configure: the tables themselves (number, game, settings: the cagnotte's rate among
+# them) are the manager's; gaming sessions, openings, staff on duty and the players' register
+# are an inspector's or a manager's. The services check these (`casino.staff.role_required`);
+# the console and the API ask the same sets to show, or refuse early, what a user may not do.
+TABLE_CONFIGURERS = frozenset({Role.MANAGER})
+SUPERVISORS = frozenset({Role.MANAGER, Role.INSPECTOR})

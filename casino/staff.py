@@ -19,6 +19,7 @@ from django.contrib.auth.models import Group
 from django.core.exceptions import ValidationError
 from django.db import connection
 
+from casino.errors import PermissionDeniedError
 from casino.models import StaffPreference
 from casino.roles import Role
 
@@ -40,6 +41,14 @@ def roles_of(user: Any) -> frozenset[str]:
         cached = frozenset(names)
         setattr(user, ROLES_ATTRIBUTE, cached)
     return cached
+
+
+def role_required(user: Any, roles: frozenset[Role], what: str) -> None:
+    """Refuse (403, `permission_denied`) unless the user holds one of `roles`; `what` ends the
+    message: "Only a Manager may create a table."."""
+    if not roles_of(user) & roles:
+        names = " or ".join(sorted(str(role.label) for role in roles))
+        raise PermissionDeniedError(f"Only a {names} may {what}.", roles=sorted(roles))
 
 
 def language_of(user: Any) -> str:

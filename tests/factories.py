@@ -42,7 +42,7 @@ class GamingSessionFactory(factory.django.DjangoModelFactory[GamingSession]):
         model = GamingSession
 
     opened_at = factory.LazyFunction(timezone.now)
-    opened_by = factory.SubFactory(UserFactory)
+    opened_by = factory.SubFactory(UserFactory, roles=[Role.MANAGER])
 
 
 class TableFactory(factory.django.DjangoModelFactory[Table]):

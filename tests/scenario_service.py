@@ -72,6 +72,7 @@ def table_for(
     while Table.objects.filter(number=number, is_active=True).exists():
         number = next(_table_numbers)
     table = table_create(
+        created_by=manager,
         number=number,
         game=game,
         settings=scenario.get("settings", {}),

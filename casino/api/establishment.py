@@ -21,11 +21,11 @@ from rest_framework.views import APIView
 
 from casino.api.fields import ObjectField, UsernameField, client_of
 from casino.api.pagination import DateTimeFilter, ListApi
-from casino.api.permissions import SUPERVISE, as_user, role_required
+from casino.api.permissions import as_user
 from casino.models import GamingSession, Player
-from casino.roles import Role
+from casino.roles import SUPERVISORS, Role
 from casino.services import gaming_session_open, player_create
-from casino.staff import roles_of
+from casino.staff import role_required, roles_of
 from tables.engine import GAMES, RuleError, game_get, settings_validate
 from tables.services import gaming_session_close
 
@@ -123,7 +123,7 @@ class StaffListApi(ListApi):
 
     @extend_schema(responses=OutputSerializer(many=True), tags=["establishment"])
     def get(self, request: Request) -> Response:
-        role_required(request.user, SUPERVISE, "list the staff")
+        role_required(request.user, SUPERVISORS, "list the staff")
         staff = (
             User.objects.filter(is_active=True, groups__name__in=Role.values)
             .distinct()
@@ -184,10 +184,12 @@ class PlayerCreateApi(APIView):
         tags=["establishment"],
     )
     def post(self, request: Request) -> Response:
-        role_required(request.user, SUPERVISE, "register a player")
+        role_required(request.user, SUPERVISORS, "register a player")
         given = self.InputSerializer(data=request.data)
         given.is_valid(raise_exception=True)
-        player = player_create(**given.validated_data)
+        player = player_create(
+            **given.validated_data, created_by=as_user(request.user), client=client_of(request)
+        )
         return Response(PlayerOutputSerializer(player).data, status=status.HTTP_201_CREATED)
 
 
@@ -247,8 +249,8 @@ class GamingSessionOpenApi(APIView):
         request=None, responses={201: GamingSessionOutputSerializer}, tags=["gaming sessions"]
     )
     def post(self, request: Request) -> Response:
-        role_required(request.user, SUPERVISE, "open a gaming session")
-        session = gaming_session_open(opened_by=as_user(request.user))
+        role_required(request.user, SUPERVISORS, "open a gaming session")
+        session = gaming_session_open(opened_by=as_user(request.user), client=client_of(request))
         return Response(GamingSessionOutputSerializer(session).data, status=status.HTTP_201_CREATED)
 
 

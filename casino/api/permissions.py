@@ -1,11 +1,11 @@
 """Who may read what through the API (roles are Django groups, casino.roles.Role).
 
 Writes are checked by the services themselves (`record`, `undo`, voids, closing: the croupier
-on duty or an inspector, a second inspector for a void, …): the API calls them and maps their
-refusals, so the console and the API cannot disagree. This module only decides what a user may
-*see*, and — for the few configuration services that take no acting user (`table_create`,
-`table_session_open`, `staff_assign`, `sabot_open`, `player_create`, `gaming_session_open`) —
-which roles may call them at all:
+on duty or an inspector, a second inspector for a void; configuration: the role sets of
+`casino.roles`): the API calls them and maps their refusals, so the console and the API cannot
+disagree. An endpoint that writes configuration also asks the same role set before it reads the
+request body (`casino.staff.role_required`), so a user who may not use it is told so (403)
+rather than what is wrong with his input. This module decides what a user may *see*:
 
 - auditors, managers and inspectors read everything, the books included;
 - croupiers and changeurs read the table sessions they have worked (an assignment, past or
@@ -25,7 +25,7 @@ from django.contrib.auth.models import AnonymousUser, User
 from django.db.models import QuerySet
 from rest_framework.permissions import BasePermission
 
-from casino.errors import NotFoundError, PermissionDeniedError
+from casino.errors import NotFoundError
 from casino.roles import Role
 from casino.staff import roles_of
 from tables.models import TableSession
@@ -36,23 +36,12 @@ if TYPE_CHECKING:
 
 # Roles that read everything (the books too).
 READ_ALL = frozenset({Role.AUDITOR, Role.MANAGER, Role.INSPECTOR})
-# Roles that configure: tables, openings, staff on duty, players, gaming sessions.
-SUPERVISE = frozenset({Role.MANAGER, Role.INSPECTOR})
 # Settlement reports: managers and auditors, as on the settlement screens.
 READ_REPORTS = frozenset({Role.MANAGER, Role.AUDITOR})
-# Tables themselves (their number, game and settings) are the manager's.
-CONFIGURE_TABLES = frozenset({Role.MANAGER})
 
 
 def reads_everything(user: User | AnonymousUser) -> bool:
     return bool(roles_of(user) & READ_ALL)
-
-
-def role_required(user: User | AnonymousUser, roles: frozenset[Role], what: str) -> None:
-    """Refuse (403, `permission_denied`) unless the user has one of `roles`."""
-    if not roles_of(user) & roles:
-        names = " or ".join(sorted(str(role.label) for role in roles))
-        raise PermissionDeniedError(f"Only a {names} may {what}.", roles=sorted(roles))
 
 
 def visible_table_sessions(user: User | AnonymousUser) -> QuerySet[TableSession]:

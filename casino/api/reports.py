@@ -24,8 +24,9 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from casino.api.pagination import ListApi
-from casino.api.permissions import READ_REPORTS, role_required
+from casino.api.permissions import READ_REPORTS
 from casino.errors import NotFoundError
+from casino.staff import role_required
 from ledger.models import ReportFile, ReportStatus, SettlementReport
 from ledger.selectors import settlement_report_get, settlement_report_list
 

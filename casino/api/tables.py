@@ -19,15 +19,13 @@ from rest_framework.views import APIView
 from casino.api.fields import ObjectField, UsernameField, client_of
 from casino.api.pagination import ListApi, integer_filter
 from casino.api.permissions import (
-    CONFIGURE_TABLES,
-    SUPERVISE,
     as_user,
-    role_required,
     visible_table_session_get,
     visible_table_sessions,
 )
 from casino.models import GamingSession
-from casino.roles import Role
+from casino.roles import SUPERVISORS, TABLE_CONFIGURERS, Role
+from casino.staff import role_required
 from tables.models import (
     AssignmentRole,
     BankTenure,
@@ -40,7 +38,6 @@ from tables.models import (
 )
 from tables.selectors import bank_tenure_list, table_list
 from tables.services import (
-    operate_check,
     sabot_open,
     staff_assign,
     table_create,
@@ -123,10 +120,12 @@ class TableCreateApi(APIView):
 
     @extend_schema(request=InputSerializer, responses={201: TableOutputSerializer}, tags=["tables"])
     def post(self, request: Request) -> Response:
-        role_required(request.user, CONFIGURE_TABLES, "create a table")
+        role_required(request.user, TABLE_CONFIGURERS, "create a table")
         given = self.InputSerializer(data=request.data)
         given.is_valid(raise_exception=True)
-        table = table_create(**given.validated_data)
+        table = table_create(
+            **given.validated_data, created_by=as_user(request.user), client=client_of(request)
+        )
         return Response(TableOutputSerializer(table).data, status=status.HTTP_201_CREATED)
 
 
@@ -234,7 +233,7 @@ class TableSessionOpenApi(APIView):
         tags=["table sessions"],
     )
     def post(self, request: Request) -> Response:
-        role_required(request.user, SUPERVISE, "open a table")
+        role_required(request.user, SUPERVISORS, "open a table")
         given = self.InputSerializer(data=request.data)
         given.is_valid(raise_exception=True)
         data = given.validated_data
@@ -357,7 +356,7 @@ class AssignmentCreateApi(APIView):
     )
     def post(self, request: Request, table_session_id: UUID) -> Response:
         table_session = visible_table_session_get(request.user, table_session_id)
-        role_required(request.user, SUPERVISE, "put staff on duty")
+        role_required(request.user, SUPERVISORS, "put staff on duty")
         given = self.InputSerializer(data=request.data)
         given.is_valid(raise_exception=True)
         assignment = staff_assign(
@@ -365,6 +364,7 @@ class AssignmentCreateApi(APIView):
             staff=given.validated_data["staff"],
             role=AssignmentRole(given.validated_data["role"]),
             assigned_by=as_user(request.user),
+            client=client_of(request),
         )
         return Response(AssignmentOutputSerializer(assignment).data, status=status.HTTP_201_CREATED)
 
@@ -399,8 +399,9 @@ class SabotOpenApi(APIView):
     @extend_schema(request=None, responses={201: SabotOutputSerializer}, tags=["table sessions"])
     def post(self, request: Request, table_session_id: UUID) -> Response:
         table_session = visible_table_session_get(request.user, table_session_id)
-        operate_check(as_user(request.user), table_session)
-        sabot = sabot_open(table_session=table_session, opened_by=as_user(request.user))
+        sabot = sabot_open(
+            table_session=table_session, opened_by=as_user(request.user), client=client_of(request)
+        )
         return Response(SabotOutputSerializer(sabot).data, status=status.HTTP_201_CREATED)
 
 

@@ -27,6 +27,7 @@ from django.utils import timezone
 from casino.errors import DomainError, ErrorCode, InvalidStateError, PermissionDeniedError
 from casino.models import GamingSession
 from casino.roles import Role
+from casino.services import audit
 from ledger.models import (
     CountedCagnotte,
     ReconciliationRun,
@@ -64,7 +65,7 @@ from ledger.selectors import (
     table_reconciliation_summaries_get,
 )
 from tables.models import Table, TableSession
-from tables.services.recording import audit, has_role
+from tables.services.recording import has_role
 
 if TYPE_CHECKING:
     from django.contrib.auth.models import User

@@ -17,6 +17,7 @@ from django.utils import timezone
 
 from casino.errors import DomainError, ErrorCode, NotFoundError, PermissionDeniedError
 from casino.roles import Role
+from casino.services import audit
 from ledger.models import Transaction
 from ledger.services import reverse
 from tables.models import (
@@ -32,7 +33,6 @@ from tables.models import (
 from tables.services.journal import journal_build, journal_remember
 from tables.services.recording import (
     Recorded,
-    audit,
     event_lock,
     has_role,
     request_payload,

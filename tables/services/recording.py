@@ -20,8 +20,9 @@ from django.db.models import Exists, Max, OuterRef, QuerySet
 from django.utils import timezone
 
 from casino.errors import DomainError, ErrorCode, PermissionDeniedError
-from casino.models import AuditEntry, GamingSession
-from casino.roles import Role
+from casino.models import GamingSession
+from casino.roles import SUPERVISORS, Role
+from casino.services import audit_entry
 from casino.staff import roles_of
 from tables.engine import CoupRecord, GameState, RuleError, Transfer
 from tables.models import (
@@ -102,7 +103,7 @@ def on_duty_exists(user: Any, table_session: OuterRef) -> Exists:
 
 def _supervisors(user: User) -> QuerySet[Any]:
     return get_user_model().objects.filter(
-        pk=user.pk, is_active=True, groups__name__in=[Role.INSPECTOR, Role.MANAGER]
+        pk=user.pk, is_active=True, groups__name__in=sorted(SUPERVISORS)
     )
 
 
@@ -317,52 +318,6 @@ def _head_sql() -> str:
         "SELECT MAX(seq), MAX(CASE WHEN idempotency_key = %s THEN seq END) "
         f"FROM {TableEvent._meta.db_table} WHERE table_session_id = %s"
     )
-
-
-def audit_entry(
-    *,
-    user: User,
-    action: str,
-    table_session: TableSession | None = None,
-    gaming_session: GamingSession | None = None,
-    client: str = "",
-    at: Any = None,
-    **data: Any,
-) -> AuditEntry:
-    """One audit row, not yet saved."""
-    if gaming_session is None and table_session is not None:
-        gaming_session = table_session.gaming_session
-    return AuditEntry(
-        at=at or timezone.now(),
-        actor=user,
-        action=action,
-        client=client[:200],
-        gaming_session=gaming_session,
-        table_session_id=table_session.pk if table_session else None,
-        data=data,
-    )
-
-
-def audit(
-    *,
-    user: User,
-    action: str,
-    table_session: TableSession | None = None,
-    gaming_session: GamingSession | None = None,
-    client: str = "",
-    **data: Any,
-) -> AuditEntry:
-    """One audit row, in the caller's transaction (STYLE.md rule 7)."""
-    entry = audit_entry(
-        user=user,
-        action=action,
-        table_session=table_session,
-        gaming_session=gaming_session,
-        client=client,
-        **data,
-    )
-    entry.save()
-    return entry
 
 
 # -- record ----------------------------------------------------------------------------------

@@ -18,6 +18,7 @@ from django.utils import timezone
 from casino.errors import DomainError, ErrorCode, InvalidStateError, PermissionDeniedError
 from casino.models import GamingSession
 from casino.roles import Role
+from casino.services import audit
 from tables.engine import legal_action_types
 from tables.models import (
     CroupierAssignment,
@@ -36,7 +37,6 @@ from tables.services.journal import (
 from tables.services.recording import (
     Recorded,
     TableInterruptedError,
-    audit,
     consequences_book,
     event_lock,
     has_role,

@@ -1,6 +1,8 @@
 """Writes at the table level (configuration, opening, seating, staff, sabots).
 
-Recording play (`record`, coups, the bank) comes in a later change and will lock the
+Each checks who acts (tables are configured by a manager; openings and staff on duty by an
+inspector or a manager; a sabot is brought by the croupier on duty or an inspector) and writes
+its audit row in the same transaction. Recording play (`record`, coups, the bank) locks the
 `TableSession` row first (ARCHITECTURE.md, "Storing a coup").
 """
 
@@ -15,7 +17,9 @@ from django.utils import timezone
 
 from casino.errors import DomainError, ErrorCode, InvalidStateError
 from casino.models import GamingSession
-from casino.roles import Role
+from casino.roles import SUPERVISORS, TABLE_CONFIGURERS, Role
+from casino.services import audit
+from casino.staff import role_required
 from tables.engine import RuleError
 from tables.models import (
     AssignmentRole,
@@ -28,7 +32,7 @@ from tables.models import (
 )
 from tables.services.books import players_by_code
 from tables.services.journal import engine_start
-from tables.services.recording import RuleRefusedError, audit, seats_sync
+from tables.services.recording import RuleRefusedError, operate_check, seats_sync
 from tables.validation import default_seat_count
 
 if TYPE_CHECKING:
@@ -43,8 +47,12 @@ def table_create(
     settings: Mapping[str, object] | None = None,
     seat_count: int | None = None,
     name: str = "",
+    created_by: User,
+    client: str = "",
 ) -> Table:
-    """Create a table; its settings are validated by the engine and stored with defaults."""
+    """Create a table (a manager); its settings are validated by the engine and stored with
+    defaults. The audit row keeps who set them: the cagnotte's rate is among them."""
+    role_required(created_by, TABLE_CONFIGURERS, "create a table")
     table = Table(
         number=number,
         game=game,
@@ -54,6 +62,16 @@ def table_create(
     )
     table.full_clean()
     table.save()
+    audit(
+        user=created_by,
+        action="table_create",
+        client=client,
+        table=table.number,
+        game=table.game,
+        settings=table.settings,
+        seat_count=table.seat_count,
+        name=table.name,
+    )
     return table
 
 
@@ -72,7 +90,9 @@ def table_session_open(
     `seats` (seat → member number) and `standing` are who is at the table when it opens; they
     may also sit down later (`record` of `sit`). The engine checks them like a scenario's
     seating (a chemin de fer table's adjudicated banker must be seated at the opening, CF-I27).
+    An inspector or a manager opens a table.
     """
+    role_required(opened_by, SUPERVISORS, "open a table")
     locked = Table.objects.select_for_update().get(pk=table.pk)
     if not locked.is_active:
         raise InvalidStateError("This table is out of service.")
@@ -150,8 +170,11 @@ def staff_assign(
     staff: User,
     role: AssignmentRole,
     assigned_by: User,
+    client: str = "",
 ) -> CroupierAssignment:
-    """Put a croupier or changeur on duty at a table session (a member of that role's group)."""
+    """Put a croupier or changeur on duty at a table session (a member of that role's group);
+    an inspector or a manager does."""
+    role_required(assigned_by, SUPERVISORS, "put staff on duty")
     locked = _open_table_session_lock(table_session)
     group = Role.CROUPIER if role == AssignmentRole.CROUPIER else Role.CHANGEUR
     if not staff.groups.filter(name=group).exists():
@@ -165,21 +188,40 @@ def staff_assign(
     )
     assignment.full_clean()
     assignment.save()
+    audit(
+        user=assigned_by,
+        action="staff_assign",
+        table_session=locked,
+        client=client,
+        staff=staff.get_username(),
+        role=str(role),
+    )
     return assignment
 
 
 @transaction.atomic
-def sabot_open(*, table_session: TableSession, opened_by: User) -> Sabot:
-    """Bring a new sabot to the table: the previous one is closed; numbers run 1, 2, …"""
+def sabot_open(*, table_session: TableSession, opened_by: User, client: str = "") -> Sabot:
+    """Bring a new sabot to the table (the croupier on duty or an inspector): the previous one
+    is closed; numbers run 1, 2, …"""
     locked = _open_table_session_lock(table_session)
+    operate_check(opened_by, locked)
     now = timezone.now()
     Sabot.objects.filter(table_session=locked, closed_at__isnull=True).update(closed_at=now)
     last = Sabot.objects.filter(table_session=locked).aggregate(last=Max("number"))["last"]
     decks = locked.settings.get("decks", 1)
-    return Sabot.objects.create(
+    sabot = Sabot.objects.create(
         table_session=locked,
         number=(last or 0) + 1,
         decks=decks if isinstance(decks, int) else 1,
         opened_at=now,
         opened_by=opened_by,
     )
+    audit(
+        user=opened_by,
+        action="sabot_open",
+        table_session=locked,
+        client=client,
+        sabot=sabot.number,
+        decks=sabot.decks,
+    )
+    return sabot

@@ -45,7 +45,9 @@ def open_table(number: int = 7, seats: dict[int, str] | None = None) -> OpenTabl
     for code in seating.values():
         Player.objects.get_or_create(member_number=code, defaults={"name": f"Player {code}"})
     gaming_session = gaming_session_open(opened_by=manager)
-    table = table_create(number=number, game="chemin_de_fer", settings={"decks": 6})
+    table = table_create(
+        number=number, game="chemin_de_fer", settings={"decks": 6}, created_by=manager
+    )
     table_session = table_session_open(
         table=table, gaming_session=gaming_session, opened_by=manager, seats=seating
     )

@@ -275,7 +275,7 @@ def _table_create(table: OpenTable) -> tuple[str, dict[str, Any], bool]:
 
 def _table_open(table: OpenTable) -> tuple[str, dict[str, Any], bool]:
 
-    spare = table_create(number=41, game="pontoon")
+    spare = table_create(number=41, game="pontoon", created_by=table.manager)
     body = {"table": str(spare.public_id), "gaming_session": str(table.gaming_session.public_id)}
     return "/api/table-sessions/open/", body, False
 

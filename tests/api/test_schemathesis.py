@@ -59,7 +59,7 @@ def _known_objects(client_for: Any) -> dict[str, str]:
     coup = Coup.objects.get(table_session=table.table_session)
     asked = void_request(coup=coup, user=table.croupier, reason="schema test")
     for number, game in ((12, "lansquenet_moderne"), (13, "pontoon")):
-        other = table_create(number=number, game=game)
+        other = table_create(number=number, game=game, created_by=table.manager)
         table_session_open(
             table=other, gaming_session=table.gaming_session, opened_by=table.manager
         )

@@ -82,7 +82,13 @@ def table_open(
     number = next(_numbers)
     while Table.objects.filter(number=number, is_active=True).exists():
         number = next(_numbers)
-    table = table_create(number=number, game=game, settings=settings, seat_count=seat_count)
+    table = table_create(
+        number=number,
+        game=game,
+        settings=settings,
+        seat_count=seat_count,
+        created_by=floor.manager,
+    )
     opened = table_session_open(
         table=table,
         gaming_session=floor.gaming_session,

@@ -54,7 +54,9 @@ def floor(db: Any) -> Floor:
     for code in ("S1", "S2", "S3", "S4", "S5", "S6", "X", "Y", "Z"):
         Player.objects.create(member_number=code, name=f"Player {code}")
     session = gaming_session_open(opened_by=manager)
-    table = table_create(number=1, game="chemin_de_fer", settings=CF_SETTINGS, seat_count=12)
+    table = table_create(
+        number=1, game="chemin_de_fer", settings=CF_SETTINGS, seat_count=12, created_by=manager
+    )
     table_session = table_session_open(
         table=table,
         gaming_session=session,
@@ -68,7 +70,9 @@ def floor(db: Any) -> Floor:
         role=AssignmentRole.CROUPIER,
         assigned_by=manager,
     )
-    other_table = table_create(number=2, game="pontoon", settings={"min_stake": 5})
+    other_table = table_create(
+        number=2, game="pontoon", settings={"min_stake": 5}, created_by=manager
+    )
     other_session = table_session_open(table=other_table, gaming_session=session, opened_by=manager)
     staff_assign(
         table_session=other_session,

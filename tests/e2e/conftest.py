@@ -64,7 +64,8 @@ demo = DEMO_TABLES[0]
 codes = list(Player.objects.filter(member_number__lte="DEMO-0008").order_by("member_number")
              .values_list("member_number", flat=True))
 for number in %(tables)r:
-    table = table_create(number=number, game=demo.game, settings=demo.settings, seat_count=12)
+    table = table_create(number=number, game=demo.game, settings=demo.settings, seat_count=12,
+                         created_by=manager)
     ts = table_session_open(table=table, gaming_session=session, opened_by=manager,
                             seats={n: codes[n - 1] for n in range(1, 7)}, standing=codes[6:8])
     staff_assign(table_session=ts, staff=croupier, role=AssignmentRole.CROUPIER,
@@ -78,7 +79,8 @@ for number, name in %(examples)r:
            list(scenario.get("seats", {}).values()) + list(scenario.get("standing", []))}
     for code in ids.values():
         Player.objects.get_or_create(member_number=code, defaults={"name": f"Joueur {code}"})
-    table = table_create(number=number, game=scenario["game"], settings=scenario["settings"],
+    table = table_create(created_by=manager, number=number, game=scenario["game"],
+                         settings=scenario["settings"],
                          seat_count=scenario.get("seat_count"))
     ts = table_session_open(table=table, gaming_session=session, opened_by=manager,
                             seats={int(n): ids[p] for n, p in scenario["seats"].items()},

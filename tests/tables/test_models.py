@@ -91,8 +91,9 @@ def test_only_croupiers_are_assigned_as_croupiers_one_at_a_time() -> None:
 
 def test_sabots_are_numbered_and_one_is_in_play() -> None:
     table_session = TableSessionFactory.create()
-    first = sabot_open(table_session=table_session, opened_by=table_session.opened_by)
-    second = sabot_open(table_session=table_session, opened_by=table_session.opened_by)
+    inspector = UserFactory.create(roles=[Role.INSPECTOR])
+    first = sabot_open(table_session=table_session, opened_by=inspector)
+    second = sabot_open(table_session=table_session, opened_by=inspector)
 
     assert (first.number, second.number) == (1, 2)
     assert Sabot.objects.filter(table_session=table_session, closed_at__isnull=True).get() == second

@@ -3,13 +3,22 @@
 from __future__ import annotations
 
 import pytest
+from django.contrib.auth.models import User
 from django.core.exceptions import ValidationError
 
+from casino.roles import Role
 from tables.engine import GAMES
 from tables.models import Game, Table
 from tables.services import table_create
+from tests.factories import UserFactory
 
 pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def manager() -> User:
+    """Tables are configured by a manager (casino.roles.TABLE_CONFIGURERS)."""
+    return UserFactory.create(roles=[Role.MANAGER])
 
 
 def test_the_games_offered_are_the_engines() -> None:
@@ -29,10 +38,10 @@ def test_the_games_offered_are_the_engines() -> None:
     ],
 )
 def test_settings_out_of_range_are_refused_naming_the_setting_and_range(
-    game: Game, settings: dict[str, object], setting: str, allowed: str
+    game: Game, settings: dict[str, object], setting: str, allowed: str, manager: User
 ) -> None:
     with pytest.raises(ValidationError) as caught:
-        table_create(number=1, game=game, settings=settings)
+        table_create(number=1, game=game, settings=settings, created_by=manager)
 
     messages = caught.value.message_dict["settings"]
     assert any(setting in message and allowed in message for message in messages), messages
@@ -40,14 +49,21 @@ def test_settings_out_of_range_are_refused_naming_the_setting_and_range(
     assert not Table.objects.exists()
 
 
-def test_an_unknown_setting_is_refused() -> None:
+def test_an_unknown_setting_is_refused(manager: User) -> None:
     with pytest.raises(ValidationError) as caught:
-        table_create(number=1, game=Game.CHEMIN_DE_FER, settings={"decks": 6, "colour": "red"})
+        table_create(
+            number=1,
+            game=Game.CHEMIN_DE_FER,
+            settings={"decks": 6, "colour": "red"},
+            created_by=manager,
+        )
     assert "colour" in " ".join(caught.value.message_dict["settings"])
 
 
-def test_valid_settings_are_stored_with_their_defaults() -> None:
-    table = table_create(number=7, game=Game.CHEMIN_DE_FER, settings={"decks": 6})
+def test_valid_settings_are_stored_with_their_defaults(manager: User) -> None:
+    table = table_create(
+        number=7, game=Game.CHEMIN_DE_FER, settings={"decks": 6}, created_by=manager
+    )
 
     table.refresh_from_db()
     assert table.settings["decks"] == 6

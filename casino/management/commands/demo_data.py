@@ -174,6 +174,7 @@ class Command(BaseCommand):
                     game=demo.game,
                     settings=demo.settings,
                     seat_count=demo.seat_count,
+                    created_by=manager,
                 )
             codes = []
             for _index in range(demo.players + demo.standing):

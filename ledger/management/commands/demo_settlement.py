@@ -98,6 +98,7 @@ class Command(BaseCommand):
                     game=spec["game"],
                     settings=spec["settings"],
                     seat_count=spec["seat_count"],
+                    created_by=manager,
                 )
             table_session = table_session_open(
                 table=table,
