@@ -546,15 +546,34 @@ def _sabot_next(
     """
     cut_seat = (action or {}).get("cut_by")
     cutter = before.seating.player_at(cut_seat) if isinstance(cut_seat, int) else None
+    sabot_replace(
+        table_session,
+        user,
+        now,
+        opened_seq=seq,
+        cut_by=players_by_code([cutter])[cutter] if cutter else None,
+    )
+
+
+def sabot_replace(
+    table_session: TableSession,
+    opened_by: User,
+    now: Any,
+    *,
+    opened_seq: int | None = None,
+    cut_by: Any = None,
+) -> Sabot:
+    """Close the sabot in play, if any, and bring the next one (numbers run 1, 2, …), with the
+    decks the table's settings say."""
     Sabot.objects.filter(table_session=table_session, closed_at__isnull=True).update(closed_at=now)
     last = Sabot.objects.filter(table_session=table_session).aggregate(last=Max("number"))
     decks = table_session.settings.get("decks", 1)
-    Sabot.objects.create(
+    return Sabot.objects.create(
         table_session=table_session,
         number=(last["last"] or 0) + 1,
         decks=decks if isinstance(decks, int) else 1,
         opened_at=now,
-        opened_by=user,
-        opened_seq=seq,
-        cut_by=players_by_code([cutter])[cutter] if cutter else None,
+        opened_by=opened_by,
+        opened_seq=opened_seq,
+        cut_by=cut_by,
     )

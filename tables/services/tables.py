@@ -12,7 +12,6 @@ from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 from django.db import transaction
-from django.db.models import Max
 from django.utils import timezone
 
 from casino.errors import DomainError, ErrorCode, InvalidStateError
@@ -32,7 +31,12 @@ from tables.models import (
 )
 from tables.services.books import players_by_code
 from tables.services.journal import engine_start
-from tables.services.recording import RuleRefusedError, operate_check, seats_sync
+from tables.services.recording import (
+    RuleRefusedError,
+    operate_check,
+    sabot_replace,
+    seats_sync,
+)
 from tables.validation import default_seat_count
 
 if TYPE_CHECKING:
@@ -205,17 +209,7 @@ def sabot_open(*, table_session: TableSession, opened_by: User, client: str = ""
     is closed; numbers run 1, 2, …"""
     locked = _open_table_session_lock(table_session)
     operate_check(opened_by, locked)
-    now = timezone.now()
-    Sabot.objects.filter(table_session=locked, closed_at__isnull=True).update(closed_at=now)
-    last = Sabot.objects.filter(table_session=locked).aggregate(last=Max("number"))["last"]
-    decks = locked.settings.get("decks", 1)
-    sabot = Sabot.objects.create(
-        table_session=locked,
-        number=(last or 0) + 1,
-        decks=decks if isinstance(decks, int) else 1,
-        opened_at=now,
-        opened_by=opened_by,
-    )
+    sabot = sabot_replace(locked, opened_by, timezone.now())
     audit(
         user=opened_by,
         action="sabot_open",
