@@ -382,6 +382,15 @@ def report(clients: int, results: Results, elapsed: float) -> None:
         f"unexpected statuses {unexpected} {dict(results.statuses)}; "
         f"deliberate stale posts {dict(results.stale)}"
     )
+    if len(times) >= 400:
+        # Latencies in the order the answers came: a run that slows as the books grow shows
+        # it here (each client's tables are new, so the database grows through the run).
+        quarter = len(times) // 4
+        parts = [times[i * quarter : (i + 1) * quarter] for i in range(4)]
+        print(
+            "    p95 by quarter of the run, ms:",
+            " / ".join(f"{percentile(p, 95):.1f}" for p in parts),
+        )
     for line in results.errors[:5]:
         print("   ", line)
 
