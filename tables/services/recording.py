@@ -14,9 +14,8 @@ from dataclasses import dataclass
 from functools import cache, lru_cache
 from typing import TYPE_CHECKING, Any
 
-from django.contrib.auth import get_user_model
 from django.db import DEFAULT_DB_ALIAS, connection, connections, transaction
-from django.db.models import Exists, Max, OuterRef, QuerySet
+from django.db.models import Exists, Max, OuterRef
 from django.utils import timezone
 
 from casino.errors import DomainError, ErrorCode, PermissionDeniedError
@@ -85,7 +84,8 @@ class TableInterruptedError(DomainError):
 
 
 def has_role(user: User, role: Role) -> bool:
-    return user.is_active and user.groups.filter(name=role).exists()
+    """Whether an active user holds `role` (read with the user: `casino.staff.roles_of`)."""
+    return role in roles_of(user)
 
 
 def on_duty_exists(user: Any, table_session: OuterRef) -> Exists:
@@ -98,12 +98,6 @@ def on_duty_exists(user: Any, table_session: OuterRef) -> Exists:
             role=AssignmentRole.CROUPIER,
             released_at__isnull=True,
         )
-    )
-
-
-def _supervisors(user: User) -> QuerySet[Any]:
-    return get_user_model().objects.filter(
-        pk=user.pk, is_active=True, groups__name__in=sorted(SUPERVISORS)
     )
 
 
@@ -127,13 +121,9 @@ def operate_check(user: User, table_session: TableSession, *, on_duty: bool | No
         )
 
 
-def supervise_check(
-    user: User, table_session: TableSession, *, allowed: bool | None = None
-) -> None:
-    """Opening, interrupting and closing tables: an inspector or a manager."""
-    if allowed is None:
-        allowed = _supervisors(user).exists()
-    if not allowed:
+def supervise_check(user: User, table_session: TableSession) -> None:
+    """Interrupting and closing tables: an inspector or a manager (`SUPERVISORS`)."""
+    if not roles_of(user) & SUPERVISORS:
         raise PermissionDeniedError(
             "Only a table inspector or a manager may open, interrupt or close a table."
         )
