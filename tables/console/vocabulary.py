@@ -168,6 +168,65 @@ REASON_LABELS: Mapping[str, str] = {
 }
 
 
+# A coup's faults (CF-8.1, CF-8.3): the card holder's decision against the drawing rule, and the
+# banker's natural not shown (CF-4.6.2).
+FAULT_LABELS: Mapping[str, str] = {
+    "F_NATURAL_NOT_SHOWN": "naturel non abattu",
+    "F_DREW_ON_6_7": "« Carte » à 6 ou 7",
+    "F_STOOD_UNDER_5": "« Non » à moins de 5",
+    "banker_natural_not_shown": "naturel de la banque non abattu",
+}
+
+# How a pontoon hand stands (PT-3.3 to PT-3.5); a plain total says nothing more than its value.
+HAND_KIND_LABELS: Mapping[str, str] = {
+    "bust": "saute",
+    "pontoon": "pontoon",
+    "five_card_trick": "cinq cartes",
+    "total": "",
+}
+
+# How the lansquenet moderne banker holds the bank (LM-6): in turn, bought, bought at a refait.
+HOLDING_LABELS: Mapping[str, str] = {
+    "rotation": "à son tour",
+    "purchase": "achetée",
+    "refait_purchase": "achetée au refait",
+}
+
+_BANK_RULE = re.compile(r"(?P<kind>\w+)\((?P<amount>\d+)\)")
+
+
+def bank_rule_label(rule: object) -> str:
+    """What the banker may announce, as the table says it: any bank within the limits
+    (« libre »), a set amount (« imposée »: CF-6.2 the bank that follows a win, LM-6.2 to
+    LM-6.4 a bought bank, LR-6.2 the doubled stake), the landsknecht's opening stake, or that
+    or the quitting banker's figure (LR-4.1.1, LR-6.2). The engine says `free`, `fixed(N)`,
+    `opening`, `opening_or_figure(N)` or, in lansquenet moderne, `{"amount": N, ...}`."""
+    if rule is None or rule == "free":
+        return "libre"
+    if rule == "opening":
+        return "ouverture"
+    if isinstance(rule, Mapping) and "amount" in rule:
+        return f"imposée · {rule['amount']}"
+    found = _BANK_RULE.fullmatch(str(rule))
+    if found and found["kind"] == "fixed":
+        return f"imposée · {found['amount']}"
+    if found and found["kind"] == "opening_or_figure":
+        return f"ouverture ou {found['amount']}"
+    return str(rule)
+
+
+def fault_label(code: str) -> str:
+    return FAULT_LABELS.get(code, code.replace("_", " "))
+
+
+def hand_kind_label(kind: str) -> str:
+    return HAND_KIND_LABELS.get(kind, kind.replace("_", " "))
+
+
+def holding_label(holding: str) -> str:
+    return HOLDING_LABELS.get(holding, holding.replace("_", " "))
+
+
 def action_label(game: str, action_type: str) -> str:
     found = ACTION_LABELS.get((game, action_type)) or ACTION_LABELS.get(("*", action_type))
     return found or action_type.replace("_", " ")

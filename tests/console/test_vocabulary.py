@@ -3,11 +3,20 @@
 from __future__ import annotations
 
 import json
+from functools import cache
 from pathlib import Path
+from typing import Any
 
 from django.utils import translation
 
-from tables.console.vocabulary import expected_known, expected_say
+from tables.console.vocabulary import (
+    FAULT_LABELS,
+    HAND_KIND_LABELS,
+    HOLDING_LABELS,
+    bank_rule_label,
+    expected_known,
+    expected_say,
+)
 from tables.engine.actions import Action
 from tables.engine.errors import RuleError
 from tables.engine.game import step
@@ -16,9 +25,9 @@ from tables.engine.scenario import InvalidScenario, scenario_load
 SCENARIOS = Path(__file__).resolve().parents[1] / "scenarios"
 
 
-def _phrases() -> set[str]:
-    """Every `view()["expected"]` the engine says over the whole scenario corpus."""
-    said: set[str] = set()
+def _views() -> list[dict[str, Any]]:
+    """Every `view()` of the engine over the whole scenario corpus, each state once."""
+    views: list[dict[str, Any]] = []
     for path in sorted(SCENARIOS.glob("*/**/*.json")):
         data = json.loads(path.read_text(encoding="utf-8"))
         for document in data if isinstance(data, list) else [data]:
@@ -28,14 +37,20 @@ def _phrases() -> set[str]:
                 continue
             game = scenario.game
             state = game.start(scenario.settings, scenario.seating)
-            said.add(game.view(state)["expected"])
+            views.append(game.view(state))
             for raw in scenario.actions:
                 try:
                     state = step(game, state, Action.from_dict(raw))
                 except RuleError:
                     continue
-                said.add(game.view(state)["expected"])
-    return said
+                views.append(game.view(state))
+    return views
+
+
+@cache
+def _phrases() -> frozenset[str]:
+    """Every `view()["expected"]` the engine says over the whole scenario corpus."""
+    return frozenset(view["expected"] for view in _views())
 
 
 def test_every_phrase_of_the_engine_is_known_to_the_console() -> None:
@@ -66,3 +81,42 @@ def test_players_are_named_and_the_rest_translated() -> None:
 
 def test_an_unknown_phrase_is_shown_as_the_engine_says_it() -> None:
     assert expected_say("S1 does something new", {"S1": "Anne"}) == "Anne does something new"
+
+
+def _hand_kinds(view: dict[str, Any]) -> set[str]:
+    """The pontoon hands' kinds a view shows (the players' and the banker's)."""
+    kinds: set[str] = set()
+    for cards in (view.get("cards"), view.get("last_coup")):
+        if not isinstance(cards, dict):
+            continue
+        hands = [*(cards.get("players") or []), cards.get("banker")]
+        kinds.update(h["kind"] for h in hands if isinstance(h, dict) and h.get("kind"))
+    return kinds
+
+
+def test_every_code_the_screen_shows_has_the_tables_word() -> None:
+    """Faults (CF-8.1, CF-8.3), pontoon hands (PT-3.3 to PT-3.5), how the bank is held (LM-6)
+    and what the banker may announce (CF-6.2, LM-6.2): the screen names them as the table does,
+    never by the engine's code."""
+    views = _views()
+    faults = {code for view in views for code in view.get("faults") or []}
+    kinds = {kind for view in views for kind in _hand_kinds(view)}
+    holdings = {view["holding"] for view in views if view.get("holding")}
+    rules = {str(view["bank_rule"]) for view in views if view.get("bank_rule") is not None}
+
+    assert {"F_STOOD_UNDER_5", "F_DREW_ON_6_7"} <= faults
+    assert {"bust", "five_card_trick", "pontoon"} <= kinds
+    assert {"rotation", "purchase"} <= holdings
+    assert sorted(faults - FAULT_LABELS.keys()) == []
+    assert sorted(kinds - HAND_KIND_LABELS.keys()) == []
+    assert sorted(holdings - HOLDING_LABELS.keys()) == []
+    assert any(rule.startswith("fixed(") for rule in rules)
+    for view in views:
+        if view.get("bank_rule") is not None:
+            label = bank_rule_label(view["bank_rule"])
+            assert label in ("libre", "ouverture") or label.startswith(
+                ("imposée · ", "ouverture ou ")
+            ), (
+                view["bank_rule"],
+                label,
+            )

@@ -80,6 +80,11 @@ def test_chemin_de_fer_avec_la_table_a_fault_and_a_reliquat(new_page: Any) -> No
     play_example(page, scenario, ids)
     check_coups(page, scenario, ids)
     assert page.get_by_test_id("cagnotte").inner_text() == "110"
+    # The fault (CF-8.1) and the bank that must follow (CF-6.2) in the table's words.
+    coup = page.locator("#coup-list article").first
+    assert "« Non » à moins de 5" in coup.inner_text()
+    assert "F_STOOD_UNDER_5" not in page.content()
+    assert page.get_by_test_id("bank-rule").inner_text() == "imposée · 1370"
     screenshot(page, "chemin-de-fer")
 
 
