@@ -24,6 +24,7 @@ from tables.console.vocabulary import (
     reason_label,
 )
 from tables.engine import RANKS, game_get
+from tables.engine.settlement import RESERVE_FUND
 from tables.models import Coup
 from tables.selectors import TableState
 
@@ -153,7 +154,8 @@ def _names(state: TableState) -> dict[str, str]:
 
 
 def who_label(state: TableState, who: Any) -> str:
-    """A seat, a player id or an account owner, in words: "3 · Anne Aubert", "cagnotte"."""
+    """A seat, a player id or an account owner, in words: "3 · Anne Aubert", "cagnotte",
+    "fonds de réserve"."""
     names = state.players
     if isinstance(who, int):
         seat = state.seats[who - 1] if 0 < who <= len(state.seats) else None
@@ -162,6 +164,8 @@ def who_label(state: TableState, who: Any) -> str:
     text = str(who)
     if text == CROUPIER:
         return "croupier"
+    if text == RESERVE_FUND:
+        return "fonds de réserve"  # LR-2, as the transfer reasons name it
     if text.startswith("reliquat:"):
         code = text.partition(":")[2]
         return f"reliquat {names.get(code, code)}"

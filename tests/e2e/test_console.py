@@ -115,6 +115,8 @@ def test_landsknecht_covered_by_the_reserve_fund(new_page: Any) -> None:
     ids = demo_ids(4, first=19)
     play_example(page, scenario, ids)
     check_coups(page, scenario, ids)
+    fund_line = page.locator('#coup-list [data-coup="1"] li[data-who="reserve_fund"]')
+    assert fund_line.inner_text().startswith("fonds de réserve")  # LR-2, not the account's code
     screenshot(page, "landsknecht")
 
 
