@@ -26,6 +26,7 @@ from tests.subprocess_env import ROOT, clean_env
 CHROMIUM = os.environ.get("CHROMIUM_PATH") or shutil.which("chromium") or ""
 SHOTS = Path(os.environ.get("E2E_SCREENSHOTS", str(ROOT / "var" / "e2e")))
 EXTRA_TABLES = (11, 12, 13, 14)  # chemin de fer tables, one per test that needs its own
+FRENCH = ("croupier6", 15)  # a croupier who works in French, at a chemin de fer table of his own
 # Tables opened with a worked example's settings and seating, fresh (no first banker yet), for
 # the examples the demo tables cannot replay: (table number, examples file). Their players are
 # `E<number>-<id of the example>`.
@@ -87,6 +88,15 @@ for number, name in %(examples)r:
                             standing=[ids[p] for p in scenario.get("standing", [])])
     staff_assign(table_session=ts, staff=croupier, role=AssignmentRole.CROUPIER,
                  assigned_by=manager)
+# A croupier of his own at a chemin de fer table of its own, for the test that works in French.
+from django.contrib.auth.models import Group
+french = User.objects.create_user(%(french)r, password=%(french)r + "-demo")
+french.groups.add(Group.objects.get(name="croupier"))
+table = table_create(number=%(french_table)r, game=demo.game, settings=demo.settings,
+                     seat_count=12, created_by=manager)
+ts = table_session_open(table=table, gaming_session=session, opened_by=manager,
+                        seats={n: codes[n - 1] for n in range(1, 7)}, standing=codes[6:8])
+staff_assign(table_session=ts, staff=french, role=AssignmentRole.CROUPIER, assigned_by=manager)
 """
 
 
@@ -107,7 +117,17 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     for args in (["migrate", "--noinput"], ["demo_data"]):
         subprocess.run([*manage, *args], cwd=ROOT, env=env, check=True, capture_output=True)
     subprocess.run(
-        [sys.executable, "-c", SETUP % {"tables": EXTRA_TABLES, "examples": EXAMPLE_TABLES}],
+        [
+            sys.executable,
+            "-c",
+            SETUP
+            % {
+                "tables": EXTRA_TABLES,
+                "examples": EXAMPLE_TABLES,
+                "french": FRENCH[0],
+                "french_table": FRENCH[1],
+            },
+        ],
         cwd=ROOT,
         env=env | {"DJANGO_SETTINGS_MODULE": "casino.settings"},
         check=True,

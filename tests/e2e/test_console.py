@@ -12,7 +12,7 @@ from typing import Any
 
 import pytest
 
-from tests.e2e.conftest import example_ids, screenshot
+from tests.e2e.conftest import FRENCH, example_ids, screenshot
 from tests.e2e.driver import demo_ids, expected_results, payouts, play, settled, who
 
 pytestmark = pytest.mark.slow
@@ -238,3 +238,33 @@ def test_a_void_asked_by_the_croupier_and_approved_by_an_inspector(new_page: Any
     assert page.locator('#coup-list [data-coup="1"].voided').is_visible()
     assert page.get_by_test_id("cagnotte").inner_text() == "0"
     screenshot(page, "voided-coup")
+
+
+def test_a_croupier_who_works_in_french(new_page: Any) -> None:
+    """Languages (issue 5 §8): a croupier chooses French once; the console speaks it from then
+    on, on every screen and after logging in again, while the game terms stay as at the table."""
+    username, number = FRENCH
+    page = new_page(username)
+    open_table(page, number)
+    assert page.locator("html").get_attribute("lang") == "en"
+
+    page.get_by_role("button", name="Français").click()
+    page.wait_for_function("document.documentElement.lang === 'fr'")
+    page.locator("#desk").wait_for()
+
+    state = page.locator("#table-state").inner_text()
+    assert "Banque à annoncer" in state  # the game's own words, the same in both languages
+    assert "coupe un nouveau sabot" in state  # what comes next, translated (CF-3.2)
+    assert page.get_by_role("button", name=re.compile("Annuler la dernière saisie")).is_visible()
+    scenario = example("chemin_de_fer", "CF-X1")
+    ids = demo_ids(6, ("X", "Y"))
+    for action in scenario["actions"][:8]:
+        assert play(page, action, ids) == 200, action
+    settled(page)
+    check_coups(page, {"expect": {"coups": scenario["expect"]["coups"][:1]}}, ids)
+    screenshot(page, "french")
+
+    # Chosen per user: a new login, in a new browser context, is in French too.
+    again = new_page(username)
+    assert again.locator("html").get_attribute("lang") == "fr"
+    assert again.get_by_role("button", name="English").is_visible()
