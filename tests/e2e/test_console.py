@@ -200,6 +200,9 @@ def test_two_screens_on_one_table(new_page: Any) -> None:
     screenshot(second, "stale-screen")
 
 
+PANELS_NARROW = ("state", "actions", "cards", "seats", "sabot", "coups")
+
+
 def test_undo_the_last_action(new_page: Any) -> None:
     page = new_page("croupier1")
     open_table(page, 13)
@@ -210,6 +213,12 @@ def test_undo_the_last_action(new_page: Any) -> None:
     assert answer.value.status == 200
     settled(page)
     assert page.locator('#table-actions form[data-type="announce_bank"]').is_visible()
+
+    # A tablet held upright: one column, in the order of the croupier's work.
+    page.set_viewport_size({"width": 800, "height": 1100})
+    tops = [page.locator(f"#screen .{name}").bounding_box()["y"] for name in PANELS_NARROW]
+    assert tops == sorted(tops), dict(zip(PANELS_NARROW, tops, strict=True))
+    screenshot(page, "narrow")
 
 
 def test_a_void_asked_by_the_croupier_and_approved_by_an_inspector(new_page: Any) -> None:
