@@ -18,6 +18,7 @@ from tables.console.vocabulary import (
     ACTION_KEYS,
     SESSION_TYPES,
     action_label,
+    chips_text,
     expected_say,
     outcome_label,
     phase_label,
@@ -191,7 +192,7 @@ def _chips(state: TableState, limit: Any, *, zero: bool = False) -> tuple[Choice
         amounts = [a for a in amounts if a < limit] + [limit]
     if zero:
         amounts = [0, *amounts]
-    return tuple(Choice(str(a), f"{a:,}".replace(",", "\u202f")) for a in dict.fromkeys(amounts))
+    return tuple(Choice(str(a), chips_text(a)) for a in dict.fromkeys(amounts))
 
 
 def _next_pontoon_seat(view: Mapping[str, Any]) -> int | None:

@@ -168,6 +168,14 @@ REASON_LABELS: Mapping[str, str] = {
 }
 
 
+def chips_text(amount: object) -> str:
+    """An amount of chips as the screen writes it everywhere: thousands apart by a narrow
+    no-break space, in both languages ("12 500"); anything else as it is."""
+    if isinstance(amount, int) and not isinstance(amount, bool):
+        return f"{amount:,}".replace(",", "\u202f")
+    return "" if amount is None else str(amount)
+
+
 # A coup's faults (CF-8.1, CF-8.3): the card holder's decision against the drawing rule, and the
 # banker's natural not shown (CF-4.6.2).
 FAULT_LABELS: Mapping[str, str] = {
@@ -206,12 +214,12 @@ def bank_rule_label(rule: object) -> str:
     if rule == "opening":
         return "ouverture"
     if isinstance(rule, Mapping) and "amount" in rule:
-        return f"imposée · {rule['amount']}"
+        return f"imposée · {chips_text(rule['amount'])}"
     found = _BANK_RULE.fullmatch(str(rule))
     if found and found["kind"] == "fixed":
-        return f"imposée · {found['amount']}"
+        return f"imposée · {chips_text(int(found['amount']))}"
     if found and found["kind"] == "opening_or_figure":
-        return f"ouverture ou {found['amount']}"
+        return f"ouverture ou {chips_text(int(found['amount']))}"
     return str(rule)
 
 

@@ -2,6 +2,7 @@
 
     {% load table_words %}
     {{ coup.faults|faults }}   {{ hand.kind|hand_kind }}   {{ view.bank_rule|bank_rule }}
+    {{ screen.bank|chips }}    (an amount: "12 500", thousands apart, in both languages)
 
 The labels live in `tables.console.vocabulary` (game terms stay French in both languages).
 """
@@ -12,7 +13,13 @@ from collections.abc import Iterable
 
 from django import template
 
-from tables.console.vocabulary import bank_rule_label, fault_label, hand_kind_label, holding_label
+from tables.console.vocabulary import (
+    bank_rule_label,
+    chips_text,
+    fault_label,
+    hand_kind_label,
+    holding_label,
+)
 
 register = template.Library()
 
@@ -35,3 +42,8 @@ def bank_rule(rule: object) -> str:
 @register.filter
 def holding(value: str | None) -> str:
     return holding_label(value) if value else ""
+
+
+@register.filter
+def chips(amount: object) -> str:
+    return chips_text(amount)

@@ -232,7 +232,7 @@ def test_a_coup_shows_its_payouts_then_a_void_is_approved_by_an_inspector(
     coup = Coup.objects.get(table_session=floor.table_session)
     page = croupier_client.get(table_url(floor)).content.decode()
     # CF-X1: the banker wins 1000 less the 5 % cagnotte; the reliquat is set aside afterwards.
-    assert "1 · Player S1 <b>+950</b>" in page and "3 · Player S3 <b>-1000</b>" in page
+    assert "1 · Player S1 <b>+950</b>" in page and "3 · Player S3 <b>-1\u202f000</b>" in page
     assert "cagnotte <b>+50</b>" in page
 
     asked = croupier_client.post(

@@ -14,6 +14,7 @@ from tables.console.vocabulary import (
     HAND_KIND_LABELS,
     HOLDING_LABELS,
     bank_rule_label,
+    chips_text,
     expected_known,
     expected_say,
 )
@@ -120,3 +121,15 @@ def test_every_code_the_screen_shows_has_the_tables_word() -> None:
                 view["bank_rule"],
                 label,
             )
+
+
+def test_amounts_are_written_one_way_everywhere() -> None:
+    """Bank, cagnotte, payouts, chips: thousands apart by a narrow no-break space."""
+    assert chips_text(12500) == "12\u202f500"
+    assert chips_text(-1000) == "-1\u202f000"
+    assert chips_text(950) == "950"
+    assert chips_text(0) == "0"
+    assert chips_text(None) == ""
+    assert bank_rule_label("fixed(1370)") == "imposée · 1\u202f370"
+    assert bank_rule_label({"amount": 20000, "why": "bought"}) == "imposée · 20\u202f000"
+    assert bank_rule_label("opening_or_figure(1500)") == "ouverture ou 1\u202f500"

@@ -84,7 +84,7 @@ def test_chemin_de_fer_avec_la_table_a_fault_and_a_reliquat(new_page: Any) -> No
     coup = page.locator("#coup-list article").first
     assert "« Non » à moins de 5" in coup.inner_text()
     assert "F_STOOD_UNDER_5" not in page.content()
-    assert page.get_by_test_id("bank-rule").inner_text() == "imposée · 1370"
+    assert page.get_by_test_id("bank-rule").inner_text() == "imposée · 1\u202f370"
     screenshot(page, "chemin-de-fer")
 
 
@@ -207,7 +207,7 @@ def test_undo_the_last_action(new_page: Any) -> None:
     page = new_page("croupier1")
     open_table(page, 13)
     _cf_first_steps(page, 2)
-    assert page.get_by_test_id("bank").inner_text() == "1000"
+    assert page.get_by_test_id("bank").inner_text() == "1\u202f000"
     with page.expect_response(lambda r: "/undo/" in r.url) as answer:
         page.get_by_role("button", name=re.compile("Undo the last action")).click()
     assert answer.value.status == 200
