@@ -12,6 +12,7 @@ import threading
 from collections import OrderedDict
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
+from functools import cache
 from typing import Any
 
 from django.db import connection, transaction
@@ -193,14 +194,21 @@ class _JournalCache:
 journal_cache = _JournalCache()
 
 
-def _caught_up(table_session: TableSession, last_seq: int) -> Journal | None:
+def _caught_up(
+    table_session: TableSession, last_seq: int, tail: tuple[int, list[Any]] | None = None
+) -> Journal | None:
     """The journal at `last_seq` from an older one this process cached, by applying only the
-    events since: another process (a gunicorn worker) recorded them. None when one of those
-    events sets earlier ones aside (an undo, a void): then the whole journal is replayed."""
+    events since: another process (a gunicorn worker) recorded them. `tail` is `(seq, events
+    after it)` when the caller already read them (`record` reads them with the lock). None when
+    one of those events sets earlier ones aside (an undo, a void): then the whole journal is
+    replayed."""
     base = journal_cache.latest(str(table_session.public_id), last_seq)
     if base is None:
         return None
-    newer = _events_after(table_session.pk, base.last_seq)
+    if tail is not None and tail[0] == base.last_seq:
+        newer = tail[1]
+    else:
+        newer = _events_after(table_session.pk, base.last_seq)
     if not newer or any(
         kind in (EventKind.UNDO, EventKind.VOID, EventKind.OPEN) for _s, kind, _a in newer
     ):
@@ -211,30 +219,54 @@ def _caught_up(table_session: TableSession, last_seq: int) -> Journal | None:
     return journal
 
 
-def _events_after(pk: int, seq: int) -> list[tuple[int, str, Any]]:
-    """The events of a table session after `seq`, in order (written out: asked on most
-    actions, see `_caught_up`). The action comes back as the ORM would give it."""
-    field = TableEvent._meta.get_field("action")
-    sql = (
+@cache
+def events_after_sql() -> str:
+    """The events of a table session after a sequence number, in order (written out: asked on
+    many actions, see `_caught_up`); parameters: the table session's key, the number."""
+    return (
         f"SELECT seq, kind, action FROM {TableEvent._meta.db_table} "
         "WHERE table_session_id = %s AND seq > %s ORDER BY seq"
     )
-    with connection.cursor() as cursor:
-        cursor.execute(sql, [pk, seq])
-        rows = cursor.fetchall()
+
+
+def events_converted(rows: Iterable[tuple[Any, ...]]) -> list[tuple[int, str, Any]]:
+    """Rows of `events_after_sql`, the action as the ORM would give it."""
+    field = TableEvent._meta.get_field("action")
     column = field.get_col(TableEvent._meta.db_table)
     return [(s, k, field.from_db_value(a, column, connection)) for s, k, a in rows]
 
 
-def journal_get(table_session: TableSession, last_seq: int | None = None) -> Journal:
-    """The journal of `table_session` after its last event (`last_seq` if the caller knows it)."""
+def _events_after(pk: int, seq: int) -> list[tuple[int, str, Any]]:
+    with connection.cursor() as cursor:
+        cursor.execute(events_after_sql(), [pk, seq])
+        return events_converted(cursor.fetchall())
+
+
+def tail_from(table_session: TableSession, expected_seq: int) -> int | None:
+    """When this process's newest journal of the table is older than the screen that posted
+    (`expected_seq` - 1: another process recorded since), its number: the events after it are
+    worth reading with the lock. None when it is current, or when there is none to catch up
+    from (the journal is then replayed whole)."""
+    base = journal_cache.latest(str(table_session.public_id), expected_seq)
+    if base is None or base.last_seq >= expected_seq - 1:
+        return None
+    return base.last_seq
+
+
+def journal_get(
+    table_session: TableSession,
+    last_seq: int | None = None,
+    tail: tuple[int, list[Any]] | None = None,
+) -> Journal:
+    """The journal of `table_session` after its last event (`last_seq` if the caller knows it;
+    `tail`, the events after an older journal, if it read them: see `_caught_up`)."""
     if last_seq is None:
         last_seq = last_seq_get(table_session)
     key = (str(table_session.public_id), last_seq)
     cached = journal_cache.get(key)
     if cached is not None:
         return cached
-    journal = _caught_up(table_session, last_seq) or journal_build(
+    journal = _caught_up(table_session, last_seq, tail) or journal_build(
         table_session, _events_of(table_session)
     )
     if journal.last_seq == last_seq:

@@ -37,7 +37,15 @@ from tables.models import (
     TableSession,
 )
 from tables.services.books import accounts_for, players_by_code, transfers_post
-from tables.services.journal import Journal, journal_advance, journal_get, journal_remember
+from tables.services.journal import (
+    Journal,
+    events_after_sql,
+    events_converted,
+    journal_advance,
+    journal_get,
+    journal_remember,
+    tail_from,
+)
 from tables.services.rows import rows_insert
 
 if TYPE_CHECKING:
@@ -160,11 +168,14 @@ def event_lock(
     idempotency_key: str,
     payload: dict[str, Any],
     permission: Callable[[User, TableSession], None] | None = None,
+    read_tail: bool = False,
 ) -> tuple[TableSession, TableEvent | None, int]:
     """Lock the table session and check key and sequence; shared by every journal writer.
 
     Returns the locked row, the earlier event when this very request was already recorded, and
-    the last sequence number.
+    the last sequence number. With `read_tail` (`record`), the events another process recorded
+    since this process's newest journal of the table are read with the lock and left on the
+    row as `journal_tail`, for `journal_get`.
     """
     if not idempotency_key:
         raise DomainError("An idempotency key is required.", code=ErrorCode.CONFLICT)
@@ -173,7 +184,9 @@ def event_lock(
     # under READ COMMITTED a subquery of the locking statement would see the journal as it
     # was before waiting for the lock, and miss the event the previous writer just committed.
     check = permission or operate_check
-    locked, journal = _lock_and_head(table_session.pk, user, idempotency_key)
+    tail = tail_from(table_session, expected_seq) if read_tail else None
+    locked, journal = _lock_and_head(table_session.pk, user, idempotency_key, tail)
+    locked.journal_tail = journal["tail"]  # type: ignore[attr-defined]
     if check is operate_check:
         operate_check(user, locked, on_duty=locked.on_duty)  # type: ignore[attr-defined]
     else:
@@ -232,40 +245,44 @@ def _lock_sql(vendor: str) -> tuple[str, tuple[list[str], ...]]:
 
 
 def _lock_and_head(
-    pk: int, user: User, idempotency_key: str
-) -> tuple[TableSession, dict[str, int | None]]:
+    pk: int, user: User, idempotency_key: str, tail: int | None = None
+) -> tuple[TableSession, dict[str, Any]]:
     """Lock the table session's row (SQLite: the IMMEDIATE transaction already holds the
     database), read it with its table, its gaming session and `on_duty` for `user`, then the
     journal's head: its last sequence number and the number of the event recorded with this
-    idempotency key, if any.
+    idempotency key, if any; and, when `tail` is a sequence number, the events after it
+    (`journal.tail_from`).
 
-    On PostgreSQL both statements go in one round trip (psycopg's pipeline mode): the server
-    runs them in order, so the head's statement starts, with a snapshot of its own, once the
-    lock is held, as when they were sent one after the other.
+    On PostgreSQL the statements go in one round trip (psycopg's pipeline mode, read once the
+    pipeline is synced: reading inside it would cost a round trip to flush, then another to
+    sync). The server runs them in order, so the head's and the tail's statements start, each
+    with a snapshot of its own, once the lock is held, as when they were sent one after the
+    other; no other writer can add an event while the lock is held.
     """
     sql, columns = _lock_sql(connection.vendor)
     lock_params: list[Any] = [user.pk, AssignmentRole.CROUPIER.value, pk]
     head_params: list[Any] = [idempotency_key, pk]
-    if connection.vendor == "postgresql":
-        connection.ensure_connection()
-        with (
-            connection.connection.pipeline(),
-            connection.cursor() as lock,
-            connection.cursor() as head,
-        ):
+    events: list[tuple[Any, ...]] | None = None
+    with connection.cursor() as lock, connection.cursor() as head, connection.cursor() as after:
+        if connection.vendor == "postgresql":
+            with connection.connection.pipeline():
+                lock.execute(sql, lock_params)
+                head.execute(_head_sql(), head_params)
+                if tail is not None:
+                    after.execute(events_after_sql(), [pk, tail])
+        else:
             lock.execute(sql, lock_params)
             head.execute(_head_sql(), head_params)
-            row, last = lock.fetchone(), head.fetchone()
-    else:
-        with connection.cursor() as cursor:
-            cursor.execute(sql, lock_params)
-            row = cursor.fetchone()
-            cursor.execute(_head_sql(), head_params)
-            last = cursor.fetchone()
+            if tail is not None:
+                after.execute(events_after_sql(), [pk, tail])
+        row, last = lock.fetchone(), head.fetchone()
+        if tail is not None:
+            events = after.fetchall()
     if row is None:
         raise TableSession.DoesNotExist(f"No table session {pk}.")
     last_seq, earlier = last if last is not None else (None, None)
-    return _table_session_built(row, columns), {"last": last_seq, "earlier": earlier}
+    found = None if events is None else (tail, events_converted(events))
+    return _table_session_built(row, columns), {"last": last_seq, "earlier": earlier, "tail": found}
 
 
 def _table_session_built(row: Any, columns: tuple[list[str], ...]) -> TableSession:
@@ -335,10 +352,11 @@ def record(
         expected_seq=expected_seq,
         idempotency_key=idempotency_key,
         payload=payload,
+        read_tail=True,
     )
     if earlier is not None:
         return Recorded(locked, earlier.seq, earlier.outcome, replayed=True)
-    journal = journal_get(locked, last_seq)
+    journal = journal_get(locked, last_seq, locked.journal_tail)  # type: ignore[attr-defined]
     if journal.interrupted:
         raise TableInterruptedError("Play is interrupted at this table; restart it first.")
     seq = last_seq + 1
