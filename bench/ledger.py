@@ -85,10 +85,11 @@ def _next_action(journal: Any, rng: random.Random) -> dict[str, Any]:
 def _table(index: int, tag: str) -> tuple[int, int]:
     """A chemin de fer table with its croupier, in the bench's gaming session."""
     from django.contrib.auth.models import Group, User
+    from django.db.models import Max
 
     from casino.models import GamingSession, Player
     from casino.roles import Role
-    from tables.models import AssignmentRole
+    from tables.models import AssignmentRole, Table
     from tables.services import staff_assign, table_create, table_session_open
 
     manager, _ = User.objects.get_or_create(username="bench-manager")
@@ -105,7 +106,9 @@ def _table(index: int, tag: str) -> tuple[int, int]:
         code = f"{tag}{index}S{seat}"
         Player.objects.get_or_create(member_number=code, defaults={"name": code})
         seats[seat] = code
-    number = 1000 * (1 + hash(tag) % 97) + index
+    # The next free number (tables are set up one after the other): a number made from the
+    # tag's hash could meet another round's, the hash of a string being random per process.
+    number = (Table.objects.aggregate(last=Max("number"))["last"] or 0) + 1
     table = table_create(number=number, game="chemin_de_fer", settings=SETTINGS, created_by=manager)
     opened = table_session_open(table=table, gaming_session=session, opened_by=manager, seats=seats)
     staff_assign(
