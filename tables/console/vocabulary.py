@@ -223,16 +223,21 @@ def bank_rule_label(rule: object) -> str:
     return str(rule)
 
 
+def _word(words: Mapping[str, str], code: str) -> str:
+    """The table's word for one of the engine's codes; a code without one, in plain letters."""
+    return words.get(code, code.replace("_", " "))
+
+
 def fault_label(code: str) -> str:
-    return FAULT_LABELS.get(code, code.replace("_", " "))
+    return _word(FAULT_LABELS, code)
 
 
 def hand_kind_label(kind: str) -> str:
-    return HAND_KIND_LABELS.get(kind, kind.replace("_", " "))
+    return _word(HAND_KIND_LABELS, kind)
 
 
 def holding_label(holding: str) -> str:
-    return HOLDING_LABELS.get(holding, holding.replace("_", " "))
+    return _word(HOLDING_LABELS, holding)
 
 
 def action_label(game: str, action_type: str) -> str:
@@ -241,15 +246,15 @@ def action_label(game: str, action_type: str) -> str:
 
 
 def phase_label(phase: str) -> str:
-    return PHASE_LABELS.get(phase, phase.replace("_", " "))
+    return _word(PHASE_LABELS, phase)
 
 
 def outcome_label(outcome: str) -> str:
-    return OUTCOME_LABELS.get(outcome, outcome.replace("_", " "))
+    return _word(OUTCOME_LABELS, outcome)
 
 
 def reason_label(reason: str) -> str:
-    return REASON_LABELS.get(reason, reason.replace("_", " "))
+    return _word(REASON_LABELS, reason)
 
 
 # -- what comes next, in the croupier's language ----------------------------------------------
