@@ -24,6 +24,7 @@ from tables.selectors import (
     coup_events_get,
     coup_list,
     event_list,
+    recent_coup_list,
     table_state_get,
 )
 from tables.services import (
@@ -366,3 +367,35 @@ def test_what_followed_the_last_coup_stays_when_the_next_one_is_voided(
     assert state.phase == "bank_pending" and state.banker == "S1"
     assert "LATE" in [s.player_code for s in state.seats]
     _books_agree(ts)
+
+
+def _void_states(coups: Any) -> list[tuple[int, int, bool, bool]]:
+    return [(c.pk, c.number, bool(c.is_voided), bool(c.void_pending)) for c in coups]
+
+
+def test_the_screens_last_coups_say_what_the_coup_list_says_through_every_void_state(
+    croupier: Croupier, floor: Floor
+) -> None:
+    """`recent_coup_list` (written out for the table screen) and `coup_list` (the ORM, for the
+    API and the reports) state the void rule twice: they must agree — a coup with no request, a
+    request waiting, one refused, one approved, and the coup recorded again after it."""
+    table_session = croupier.table_session
+
+    def agree(expected: list[tuple[int, bool, bool]]) -> None:
+        recent = _void_states(recent_coup_list(table_session=table_session, limit=10))
+        assert recent == _void_states(coup_list(table_session=table_session))
+        assert [(number, voided, pending) for _pk, number, voided, pending in recent] == expected
+
+    croupier.play(cf_banker_wins(1000))
+    croupier.do("continue_bank", 1, reliquat=0)
+    croupier.play(cf_ponte_wins(1950))
+    agree([(2, False, False), (1, False, False)])
+    second = Coup.objects.get(table_session=table_session, number=2)
+    asked = void_request(coup=second, user=floor.croupier, reason="dispute")
+    agree([(2, False, True), (1, False, False)])
+    void_decide(request=asked, user=floor.inspector, approve=False, note="no")
+    agree([(2, False, False), (1, False, False)])
+    asked = void_request(coup=second, user=floor.croupier, reason="new evidence")
+    void_decide(request=asked, user=floor.inspector, approve=True, note="seen")
+    agree([(2, True, False), (1, False, False)])
+    assert [c.number for c in recent_coup_list(table_session=table_session, limit=1)] == [2]
