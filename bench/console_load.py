@@ -21,6 +21,7 @@ loopback traffic. Prints p50/p95/p99 per phase and every unexpected status.
 from __future__ import annotations
 
 import argparse
+import gzip
 import http.client
 import itertools
 import json
@@ -36,7 +37,8 @@ import tempfile
 import threading
 import time
 from collections import Counter
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterator, Mapping, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from http.cookies import SimpleCookie
 from pathlib import Path
@@ -50,7 +52,7 @@ STALE_EVERY = 25  # one deliberate stale post (409) every this many posts of a c
 PASSWORD = "load-bench-password"
 
 
-def percentile(values: list[float], p: float) -> float:
+def percentile(values: Sequence[float], p: float) -> float:
     ordered = sorted(values)
     return ordered[min(len(ordered) - 1, round(p / 100 * (len(ordered) - 1)))]
 
@@ -176,11 +178,17 @@ class Browser:
         self.meta: dict[str, str] = {}
         self.kept: dict[str, None] = {}
         self.regions: list[str] = []
+        self.sizes = (0, 0)
 
     def request(
         self, method: str, path: str, body: Mapping[str, Any] | list[tuple[str, Any]] | None = None
     ) -> tuple[int, str]:
-        headers = {"Cookie": "; ".join(f"{k}={v}" for k, v in self.cookies.items())}
+        # As a browser: answers come compressed (GZipMiddleware); `sizes` keeps the last one's
+        # bytes on the wire and of HTML.
+        headers = {
+            "Cookie": "; ".join(f"{k}={v}" for k, v in self.cookies.items()),
+            "Accept-Encoding": "gzip",
+        }
         data = None
         if body is not None:
             data = urlencode(body, doseq=True)
@@ -191,7 +199,10 @@ class Browser:
             try:
                 self.connection.request(method, path, body=data, headers=headers)
                 response = self.connection.getresponse()
-                text = response.read().decode()
+                raw = response.read()
+                html = gzip.decompress(raw) if response.getheader("Content-Encoding") else raw
+                self.sizes = (len(raw), len(html))
+                text = html.decode()
                 break
             except (http.client.RemoteDisconnected, ConnectionResetError, BrokenPipeError):
                 self._reconnect()
@@ -272,6 +283,7 @@ def form_data(action: Mapping[str, Any], ids: Mapping[str, str]) -> list[tuple[s
 @dataclass
 class Results:
     times: list[float] = field(default_factory=list)
+    sizes: list[tuple[int, int]] = field(default_factory=list)  # (on the wire, HTML) per post
     statuses: Counter[int] = field(default_factory=Counter)
     stale: Counter[int] = field(default_factory=Counter)
     errors: list[str] = field(default_factory=list)
@@ -318,6 +330,7 @@ def client_run(
             elapsed = (time.perf_counter() - started) * 1000
             with results.lock:
                 results.times.append(elapsed)
+                results.sizes.append(browser.sizes)
                 results.statuses[status] += 1
                 if status != 200:
                     results.errors.append(f"{status} {scenario['name']} {action}: {body[:300]}")
@@ -382,6 +395,15 @@ def report(clients: int, results: Results, elapsed: float) -> None:
         f"unexpected statuses {unexpected} {dict(results.statuses)}; "
         f"deliberate stale posts {dict(results.stale)}"
     )
+    if results.sizes:
+        wire = sorted(w for w, _h in results.sizes)
+        html = sorted(h for _w, h in results.sizes)
+        print(
+            "    bytes per answer, on the wire (gzip) / HTML: "
+            f"median {statistics.median(wire):.0f} / {statistics.median(html):.0f}, "
+            f"p95 {percentile(wire, 95):.0f} / {percentile(html, 95):.0f}, "
+            f"max {wire[-1]} / {html[-1]}"
+        )
     if len(times) >= 400:
         # Latencies in the order the answers came: a run that slows as the books grow shows
         # it here (each client's tables are new, so the database grows through the run).
@@ -395,21 +417,10 @@ def report(clients: int, results: Results, elapsed: float) -> None:
         print("   ", line)
 
 
-def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--requests", type=int, default=2000, help="posts per phase (bound)")
-    parser.add_argument("--seconds", type=float, default=120, help="time limit per phase")
-    parser.add_argument("--workers", type=int, default=0, help="gunicorn workers (0: its conf)")
-    parser.add_argument(
-        "--cache-url",
-        default=os.environ.get("DJANGO_CACHE_URL", ""),
-        help="the shared cache of deploy/.env.example (redis://…): sessions read from it",
-    )
-    parser.add_argument("--phases", default=",".join(map(str, PHASES)), help="in flight, each")
-    args = parser.parse_args()
-    phases = tuple(int(n) for n in args.phases.split(","))
-
-    folder = Path(tempfile.mkdtemp(prefix="console-load-"))
+def bench_env(folder: Path, cache_url: str = "") -> dict[str, str]:
+    """The product's environment for a bench run in `folder` (also set in this process, which
+    fills the database): production settings on loopback, SQLite in `folder` unless
+    DATABASE_URL is set, sessions from `cache_url` if given."""
     env = {
         "PATH": f"{Path(sys.executable).parent}{os.pathsep}{os.environ.get('PATH', '')}",
         "HOME": os.environ.get("HOME", "/tmp"),
@@ -425,21 +436,20 @@ def main() -> None:
     }
     if os.environ.get("DATABASE_URL"):
         env["DATABASE_URL"] = os.environ["DATABASE_URL"]
-    if args.cache_url:
-        env["DJANGO_CACHE_URL"] = args.cache_url
+    if cache_url:
+        env["DJANGO_CACHE_URL"] = cache_url
     os.environ.update(env)
     sys.path.insert(0, str(ROOT))
-    print(f"database: {'PostgreSQL' if 'DATABASE_URL' in env else 'SQLite ' + str(folder)}")
-    print(f"shared cache (sessions): {args.cache_url or 'none, sessions in the database'}")
-    started = time.monotonic()
-    plan = data_create(phases, args.requests)
-    tables = sum(len(a.tables) for p in plan for a in p)
-    print(f"set up {tables} table sessions in {time.monotonic() - started:.0f} s")
+    return env
 
+
+@contextmanager
+def served(env: dict[str, str], folder: Path, workers: int = 0) -> Iterator[int]:
+    """The product under gunicorn (deploy/gunicorn.conf.py) on a free loopback port, ready."""
     port = free_port()
     server_env = env | {"GUNICORN_BIND": f"127.0.0.1:{port}", "GUNICORN_LOG_LEVEL": "warning"}
-    if args.workers:
-        server_env["GUNICORN_WORKERS"] = str(args.workers)
+    if workers:
+        server_env["GUNICORN_WORKERS"] = str(workers)
     log = (folder / "gunicorn.log").open("w")
     server = subprocess.Popen(
         [
@@ -468,13 +478,40 @@ def main() -> None:
                 if time.monotonic() > deadline or server.poll() is not None:
                     raise RuntimeError((folder / "gunicorn.log").read_text()) from None
                 time.sleep(0.2)
-        for clients, assignments in zip(phases, plan, strict=True):
-            results, elapsed = phase_run(port, assignments, args.requests, args.seconds)
-            report(clients, results, elapsed)
+        yield port
     finally:
         os.killpg(server.pid, signal.SIGTERM)
         server.wait(timeout=30)
         log.close()
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--requests", type=int, default=2000, help="posts per phase (bound)")
+    parser.add_argument("--seconds", type=float, default=120, help="time limit per phase")
+    parser.add_argument("--workers", type=int, default=0, help="gunicorn workers (0: its conf)")
+    parser.add_argument(
+        "--cache-url",
+        default=os.environ.get("DJANGO_CACHE_URL", ""),
+        help="the shared cache of deploy/.env.example (redis://…): sessions read from it",
+    )
+    parser.add_argument("--phases", default=",".join(map(str, PHASES)), help="in flight, each")
+    args = parser.parse_args()
+    phases = tuple(int(n) for n in args.phases.split(","))
+
+    folder = Path(tempfile.mkdtemp(prefix="console-load-"))
+    env = bench_env(folder, args.cache_url)
+    print(f"database: {'PostgreSQL' if 'DATABASE_URL' in env else 'SQLite ' + str(folder)}")
+    print(f"shared cache (sessions): {args.cache_url or 'none, sessions in the database'}")
+    started = time.monotonic()
+    plan = data_create(phases, args.requests)
+    tables = sum(len(a.tables) for p in plan for a in p)
+    print(f"set up {tables} table sessions in {time.monotonic() - started:.0f} s")
+
+    with served(env, folder, args.workers) as port:
+        for clients, assignments in zip(phases, plan, strict=True):
+            results, elapsed = phase_run(port, assignments, args.requests, args.seconds)
+            report(clients, results, elapsed)
     print(f"server log: {folder / 'gunicorn.log'}")
 
 

@@ -6,6 +6,7 @@ the control, read back from the rendered page as a browser would.
 
 from __future__ import annotations
 
+import gzip
 import re
 from typing import Any
 
@@ -58,6 +59,26 @@ def test_full_page_without_htmx_and_screen_partial_with_it(
     assert "<html" not in body
     assert 'id="table-actions"' in body and 'id="table-sabot"' in body
     assert "Nouveau sabot" in body  # chemin de fer's first action, in the table's words
+
+
+def test_an_answer_is_compressed_for_a_browser_that_accepts_it(
+    floor: Floor, croupier_client: Client
+) -> None:
+    """The same answer, gzip on the wire when asked (every browser asks), plain otherwise."""
+    body = croupier_client.get(table_url(floor)).content.decode()
+    data = {**screen_fields(body, "new_shoe"), "type": "new_shoe", "actor": "croupier"}
+    data["cut_by"] = "1"
+    zipped = croupier_client.post(
+        table_url(floor, "record"), data, headers={**HX, "Accept-Encoding": "gzip, br"}
+    )
+
+    assert zipped.status_code == 200
+    assert zipped["Content-Encoding"] == "gzip" and "Accept-Encoding" in zipped["Vary"]
+    html = gzip.decompress(zipped.content)
+    assert b'id="table-actions"' in html
+    assert len(zipped.content) < len(html) / 2
+    page = croupier_client.get(table_url(floor))
+    assert not page.has_header("Content-Encoding")  # not asked: not compressed
 
 
 def test_recorded_action_swaps_only_what_changed(floor: Floor, croupier_client: Client) -> None:
