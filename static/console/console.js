@@ -27,9 +27,24 @@
     rankForms().forEach(function (f) { f.classList.toggle("armed", f === form); });
   }
 
+  // Who holds the bank, from the screen's meta: his seat is marked in the seat list and his row
+  // of the claims table is hidden (he cannot call banco on his own bank). Both are drawn once
+  // per seating, not each time the bank changes hands.
+  function bankerSync() {
+    var meta = document.getElementById("screen-meta");
+    var seat = meta ? meta.getAttribute("data-banker") : "";
+    document.querySelectorAll("#table-seats li[data-seat]").forEach(function (li) {
+      li.classList.toggle("banker", !!seat && li.getAttribute("data-seat") === seat);
+    });
+    document.querySelectorAll("#table-claims tr[data-seat]").forEach(function (row) {
+      row.hidden = !!seat && row.getAttribute("data-seat") === seat;
+    });
+  }
+
   // The keypad's one state that changes: enabled while a control takes a rank. The claims
   // table (chemin de fer, drawn once) starts blank at every banco call.
   function keypadSync() {
+    bankerSync();
     var keypad = document.getElementById("keypad");
     if (keypad) keypad.disabled = !armedForm();
     var claims = document.getElementById("table-claims");

@@ -98,11 +98,13 @@ class Control:
 
 @dataclass(frozen=True)
 class SeatRow:
+    """A seat (or, with seat 0, a standing player) as the seat list draws it. Who holds the
+    bank is not part of it: the screen's meta says (`Screen.banker_seat`), so that the list is
+    not drawn again each time the bank changes hands."""
+
     seat: int
     code: str | None
     name: str
-    banker: bool
-    stake: int | None
 
 
 @dataclass(frozen=True)
@@ -141,6 +143,7 @@ class Screen:
     session_controls: list[Control] = field(default_factory=list)
     coups: list[CoupRow] = field(default_factory=list)
     claimants: tuple[Choice, ...] = ()  # chemin de fer: who may call banco (the claims table)
+    banker_seat: str = ""  # the banker's seat, marked in the seat list and the claims table
     ranks: tuple[str, ...] = RANKS
 
 
@@ -237,13 +240,11 @@ def _cutter(view: Mapping[str, Any]) -> int | None:
 
 
 def _claim_candidates(state: TableState) -> tuple[Choice, ...]:
-    """Who may call banco: the seated players but the banker, then the standing ones."""
-    banker = state.banker
-    seated = [
-        Choice(str(s.seat), who_label(state, s.seat))
-        for s in state.seats
-        if s.player_code and s.player_code != banker
-    ]
+    """Who may call banco: the seated players, then the standing ones. The banker's row is
+    hidden by the screen (console.js, from `Screen.banker_seat`) rather than left out, so that
+    the table is drawn again only when the seating changes, not each time the bank changes
+    hands (an answer of 7 KB at a full table); the engine refuses the banker's claim anyway."""
+    seated = [Choice(str(s.seat), who_label(state, s.seat)) for s in state.seats if s.player_code]
     standing = [Choice(code, who_label(state, code)) for code in state.standing]
     return tuple(seated + standing)
 
@@ -264,7 +265,7 @@ def _params(state: TableState, action_type: str, view: Mapping[str, Any]) -> tup
             if action_type == "announce_bank" and isinstance(view.get("bank"), int):
                 # A fixed bank (after a suite, CF-6.2) is announced at its figure: one tap.
                 # Any other figure would be refused: the one chip is all there is to tap.
-                choices = (Choice(str(view["bank"]), str(view["bank"]), True),)
+                choices = (Choice(str(view["bank"]), chips_text(view["bank"]), True),)
         elif kind == Kind.CLAIMS:
             choices = _claim_candidates(state)
         elif kind in (Kind.PLAYER, Kind.SEAT_OR_PLAYER) and action_type == "leave":
@@ -314,21 +315,16 @@ def _arm(controls: list[Control]) -> list[Control]:
     return [replace(c, armed=True) if c is chosen else c for c in controls]
 
 
-def _seat_rows(state: TableState, stakes: Iterable[Mapping[str, Any]]) -> list[SeatRow]:
-    by_player: dict[str, int] = {}
-    for stake in stakes:
-        player = str(stake.get("player"))
-        by_player[player] = by_player.get(player, 0) + int(stake.get("amount") or 0)
+def _seat_rows(state: TableState) -> list[SeatRow]:
     return [
-        SeatRow(
-            seat.seat,
-            seat.player_code,
-            seat.player_name or seat.player_code or "",
-            seat.player_code is not None and seat.player_code == state.banker,
-            by_player.get(seat.player_code or ""),
-        )
+        SeatRow(seat.seat, seat.player_code, seat.player_name or seat.player_code or "")
         for seat in state.seats
     ]
+
+
+def _banker_seat(state: TableState) -> str:
+    seat = next((s.seat for s in state.seats if state.banker and s.player_code == state.banker), 0)
+    return str(seat) if seat else ""
 
 
 def coup_rows(state: TableState, coups: Iterable[Coup]) -> list[CoupRow]:
@@ -367,12 +363,10 @@ def screen_build(state: TableState, *, coups: Iterable[Coup], may_record: bool) 
         bank=view.get("bank"),
         to_cover=view.get("to_cover"),
         reliquat=reliquats.get(state.banker) if state.banker else None,
-        seats=_seat_rows(state, stakes),
-        standing=[
-            SeatRow(0, code, state.players.get(code, code), code == state.banker, None)
-            for code in state.standing
-        ],
+        seats=_seat_rows(state),
+        standing=[SeatRow(0, code, state.players.get(code, code)) for code in state.standing],
         stakes=[dict(s, label=who_label(state, s.get("player"))) for s in stakes],
+        banker_seat=_banker_seat(state),
         cards=view.get("cards"),
         pack=view.get("pack"),
         coups=coup_rows(state, coups),

@@ -85,6 +85,13 @@ def test_chemin_de_fer_avec_la_table_a_fault_and_a_reliquat(new_page: Any) -> No
     assert "« Non » à moins de 5" in coup.inner_text()
     assert "F_STOOD_UNDER_5" not in page.content()
     assert page.get_by_test_id("bank-rule").inner_text() == "imposée · 1\u202f370"
+    # The bank changed hands (seat 6): his seat is marked, his row of the claims table hidden —
+    # from the screen's meta, the seat list and the claims table not being drawn again.
+    assert page.locator("#table-seats li.banker").get_attribute("data-seat") == "6"
+    badge = "li => getComputedStyle(li.querySelector('.name'), '::after').content"
+    assert page.locator("#table-seats li.banker").evaluate(badge) == '"banque"'
+    assert page.locator('#table-claims tr[data-seat="6"]').get_attribute("hidden") is not None
+    assert page.locator('#table-claims tr[data-seat="1"]').get_attribute("hidden") is None
     screenshot(page, "chemin-de-fer")
 
 
