@@ -96,7 +96,9 @@ def _valid_code(code: object) -> bool:
     )
 
 
-def run_through_service(scenario: Mapping[str, Any]) -> ServiceRun:
+def service_run_start(scenario: Mapping[str, Any]) -> ServiceRun:
+    """The scenario's table opened in a gaming session of its own, its players registered and
+    a croupier on duty: nothing recorded yet."""
     manager = UserFactory.create(roles=[Role.MANAGER])
     croupier = UserFactory.create(roles=[Role.CROUPIER])
     gaming_session = gaming_session_open(opened_by=manager)
@@ -111,7 +113,11 @@ def run_through_service(scenario: Mapping[str, Any]) -> ServiceRun:
         role=AssignmentRole.CROUPIER,
         assigned_by=manager,
     )
-    run = ServiceRun(table_session, croupier, seq=last_seq_get(table_session))
+    return ServiceRun(table_session, croupier, seq=last_seq_get(table_session))
+
+
+def run_through_service(scenario: Mapping[str, Any]) -> ServiceRun:
+    run = service_run_start(scenario)
     for index, action in enumerate(scenario["actions"]):
         clean = {k: v for k, v in action.items() if k != "expect_error"}
         try:

@@ -13,16 +13,11 @@ import pytest
 from django.test import Client
 from django.urls import reverse
 
-from casino.models import Player, StaffPreference
-from casino.roles import Role
-from casino.services import gaming_session_open
+from casino.models import StaffPreference
 from tables.console import regions
-from tables.models import AssignmentRole
 from tables.selectors import cagnotte_balance_get, table_state_get
-from tables.services import RuleRefusedError, staff_assign
-from tables.services.journal import last_seq_get
-from tests.factories import UserFactory
-from tests.scenario_service import ServiceRun, _valid_code, scenario_documents, step, table_for
+from tables.services import RuleRefusedError
+from tests.scenario_service import scenario_documents, service_run_start, step
 
 pytestmark = pytest.mark.django_db
 
@@ -49,20 +44,8 @@ def _screen(client: Client, url: str, *, cached: bool, monkeypatch: pytest.Monke
 def test_kept_regions_equal_fresh_ones_at_every_step(
     scenario: dict[str, Any], monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    manager = UserFactory.create(roles=[Role.MANAGER])
-    croupier = UserFactory.create(roles=[Role.CROUPIER])
-    people = list(scenario.get("seats", {}).values()) + list(scenario.get("standing", []))
-    people += [a["player"] for a in scenario["actions"] if a.get("type") in ("sit", "add_standing")]
-    for code in dict.fromkeys(p for p in people if _valid_code(p)):
-        Player.objects.get_or_create(member_number=code, defaults={"name": f"Player {code}"})
-    table_session = table_for(scenario, gaming_session_open(opened_by=manager), manager)
-    staff_assign(
-        table_session=table_session,
-        staff=croupier,
-        role=AssignmentRole.CROUPIER,
-        assigned_by=manager,
-    )
-    run = ServiceRun(table_session, croupier, seq=last_seq_get(table_session))
+    run = service_run_start(scenario)
+    table_session, croupier = run.table_session, run.croupier
     client = Client()
     client.force_login(croupier)
     url = reverse("console:table", kwargs={"table_session": table_session.public_id})
