@@ -76,15 +76,22 @@ def table_session_get(user: Any, public_id: Any) -> TableSession:
     )
     if found is None:
         raise Http404("No such table session.")
-    found._console_on_duty = (  # type: ignore[attr-defined]
-        getattr(user, "pk", None),
-        found.on_duty and found.closed_at is None,
-    )
+    on_duty_remember(found, user, found.on_duty)
     if sees_floor(user):
         return found
     if _on_duty(user, found):
         return found
     raise PermissionDeniedError("This table is not yours to see.")
+
+
+def on_duty_remember(table_session: TableSession, user: Any, on_duty: bool) -> None:
+    """Keep on the table session object the request holds whether `user` is the croupier on
+    duty there now (`on_duty`: his assignment, read with the row), for `_on_duty`: a closed
+    table has nobody on duty."""
+    table_session._console_on_duty = (  # type: ignore[attr-defined]
+        getattr(user, "pk", None),
+        bool(on_duty) and table_session.closed_at is None,
+    )
 
 
 def _on_duty(user: Any, table_session: TableSession) -> bool:

@@ -46,6 +46,7 @@ from tables.console import regions as regions_cache
 from tables.console.access import (
     is_inspector,
     may_record,
+    on_duty_remember,
     sees_floor,
     table_session_get,
     table_session_reference,
@@ -484,8 +485,7 @@ def action_record(request: ConsoleRequest, table_session: UUID) -> HttpResponse:
         found = table_session_get(request.user, table_session)
         return _refused(request, found, error, action_type)
     locked = done.table_session
-    on_duty = bool(getattr(locked, "on_duty", False)) and locked.closed_at is None
-    locked._console_on_duty = (user.pk, on_duty)  # type: ignore[attr-defined]
+    on_duty_remember(locked, user, getattr(locked, "on_duty", False))
     return _screen(request, locked, recorded=done)
 
 

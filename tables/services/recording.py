@@ -10,6 +10,7 @@ changes nothing.
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
+from contextlib import nullcontext
 from dataclasses import dataclass
 from functools import cache, lru_cache
 from typing import TYPE_CHECKING, Any
@@ -263,14 +264,9 @@ def _lock_and_head(
     lock_params: list[Any] = [user.pk, AssignmentRole.CROUPIER.value, pk]
     head_params: list[Any] = [idempotency_key, pk]
     events: list[tuple[Any, ...]] | None = None
+    pipelined = connection.vendor == "postgresql"
     with connection.cursor() as lock, connection.cursor() as head, connection.cursor() as after:
-        if connection.vendor == "postgresql":
-            with connection.connection.pipeline():
-                lock.execute(sql, lock_params)
-                head.execute(_head_sql(), head_params)
-                if tail is not None:
-                    after.execute(events_after_sql(), [pk, tail])
-        else:
+        with connection.connection.pipeline() if pipelined else nullcontext():
             lock.execute(sql, lock_params)
             head.execute(_head_sql(), head_params)
             if tail is not None:
