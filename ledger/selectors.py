@@ -10,7 +10,6 @@ from datetime import datetime
 from typing import Any
 
 from django.contrib.auth.models import User
-from django.db import connection
 from django.db.models import (
     Case,
     Count,
@@ -71,26 +70,18 @@ def account_balance_get(*, account: Account) -> int:
 def cagnotte_of(
     *, table_id: int, gaming_session_id: int, other_than_table_session_id: int | None = None
 ) -> int:
-    """The cagnotte of a table in a gaming session: one statement, written out (the table
-    screen asks it after every action; built by the ORM it cost more than it ran)."""
-    entry, account = Entry._meta.db_table, Account._meta.db_table
-    sql = (
-        "SELECT COALESCE(SUM(CASE WHEN e.side = %s THEN e.amount ELSE -e.amount END), 0) "
-        f"FROM {entry} e JOIN {account} a ON a.id = e.account_id "
-        "WHERE a.kind = %s AND a.table_id = %s AND a.gaming_session_id = %s"
+    """The cagnotte of a table in a gaming session, signed as every balance
+    (`account_balance_get`). With `other_than_table_session_id`: only what other table
+    sessions of the table booked (the table opened twice in the night)."""
+    entries = Entry.objects.filter(
+        account__kind=AccountKind.CAGNOTTE,
+        account__table_id=table_id,
+        account__gaming_session_id=gaming_session_id,
     )
-    params: list[Any] = [Side.CREDIT.value, AccountKind.CAGNOTTE.value, table_id, gaming_session_id]
     if other_than_table_session_id is not None:
-        # Only what other table sessions of this table booked (the table opened twice).
-        sql += (
-            f" AND e.transaction_id IN (SELECT t.id FROM {Transaction._meta.db_table} t "
-            "WHERE t.table_session_id IS NULL OR t.table_session_id <> %s)"
-        )
-        params.append(other_than_table_session_id)
-    with connection.cursor() as cursor:
-        cursor.execute(sql, params)
-        row = cursor.fetchone()
-    return int(row[0]) if row else 0
+        entries = entries.exclude(transaction__table_session_id=other_than_table_session_id)
+    result = entries.aggregate(balance=Coalesce(Sum(_SIGNED_AMOUNT), Value(0)))
+    return int(result["balance"])
 
 
 def unbalanced_transaction_list() -> QuerySet[Transaction]:
