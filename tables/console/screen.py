@@ -243,7 +243,8 @@ def _claim_candidates(state: TableState) -> tuple[Choice, ...]:
     """Who may call banco: the seated players, then the standing ones. The banker's row is
     hidden by the screen (console.js, from `Screen.banker_seat`) rather than left out, so that
     the table is drawn again only when the seating changes, not each time the bank changes
-    hands (an answer of 7 KB at a full table); the engine refuses the banker's claim anyway."""
+    hands (an answer of 7 KB at a full table); the engine refuses the banker's claim anyway
+    (CF-4.2.1, `E_NOT_ELIGIBLE`)."""
     seated = [Choice(str(s.seat), who_label(state, s.seat)) for s in state.seats if s.player_code]
     standing = [Choice(code, who_label(state, code)) for code in state.standing]
     return tuple(seated + standing)

@@ -8,7 +8,7 @@ glossary); only the surrounding interface is translated. A label may depend on t
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 
 from django.utils.functional import Promise
 from django.utils.translation import gettext_lazy as _
@@ -223,20 +223,25 @@ def bank_rule_label(rule: object) -> str:
     return str(rule)
 
 
-def _word(words: Mapping[str, str], code: str) -> str:
-    """The table's word for one of the engine's codes; a code without one, in plain letters."""
-    return words.get(code, code.replace("_", " "))
+def _word(words: Mapping[str, str], code: str | None) -> str:
+    """The table's word for one of the engine's codes; a code without one, in plain letters;
+    no code, nothing."""
+    return words.get(code, code.replace("_", " ")) if code else ""
 
 
 def fault_label(code: str) -> str:
     return _word(FAULT_LABELS, code)
 
 
-def hand_kind_label(kind: str) -> str:
+def faults_label(codes: Iterable[str] | None) -> str:
+    return ", ".join(fault_label(code) for code in codes or ())
+
+
+def hand_kind_label(kind: str | None) -> str:
     return _word(HAND_KIND_LABELS, kind)
 
 
-def holding_label(holding: str) -> str:
+def holding_label(holding: str | None) -> str:
     return _word(HOLDING_LABELS, holding)
 
 
