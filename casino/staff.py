@@ -43,6 +43,11 @@ def roles_of(user: Any) -> frozenset[str]:
     return cached
 
 
+def has_role(user: Any, role: Role) -> bool:
+    """Whether an active user holds `role` (read with the user: `roles_of`)."""
+    return role in roles_of(user)
+
+
 def role_required(user: Any, roles: frozenset[Role], what: str) -> None:
     """Refuse (403, `permission_denied`) unless the user holds one of `roles`; `what` ends the
     message: "Only a Manager may create a table."."""

@@ -28,6 +28,7 @@ from casino.errors import DomainError, ErrorCode, InvalidStateError, PermissionD
 from casino.models import GamingSession
 from casino.roles import Role
 from casino.services import audit
+from casino.staff import has_role
 from ledger.models import (
     CountedCagnotte,
     ReconciliationRun,
@@ -65,7 +66,6 @@ from ledger.selectors import (
     table_reconciliation_summaries_get,
 )
 from tables.models import Table, TableSession
-from tables.services.recording import has_role
 
 if TYPE_CHECKING:
     from django.contrib.auth.models import User

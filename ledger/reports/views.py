@@ -21,6 +21,7 @@ from django_htmx.http import HttpResponseClientRedirect, HttpResponseClientRefre
 from casino.errors import DomainError, PermissionDeniedError
 from casino.http import error_body
 from casino.roles import Role
+from casino.staff import has_role
 from ledger.models import ReportStatus, SettlementReport
 from ledger.reports.counts import cagnotte_compare, count_rows
 from ledger.reports.labels import label
@@ -39,7 +40,6 @@ from ledger.selectors import (
 )
 from tables.models import Table
 from tables.services import gaming_session_close
-from tables.services.recording import has_role
 
 READERS = (Role.MANAGER, Role.AUDITOR)
 
@@ -82,7 +82,7 @@ def report_list(request: HttpRequest) -> HttpResponse:
         {
             "open_sessions": open_gaming_session_list(),
             "reports": settlement_report_list(),
-            "may_close": has_role(request.user, Role.MANAGER),  # type: ignore[arg-type]
+            "may_close": has_role(request.user, Role.MANAGER),
         },
     )
 
@@ -142,8 +142,8 @@ def _detail_context(request: HttpRequest, report: SettlementReport) -> dict[str,
     context: dict[str, Any] = {
         "report": report,
         "ready": report.status == ReportStatus.READY,
-        "is_manager": has_role(request.user, Role.MANAGER),  # type: ignore[arg-type]
-        "is_auditor": has_role(request.user, Role.AUDITOR),  # type: ignore[arg-type]
+        "is_manager": has_role(request.user, Role.MANAGER),
+        "is_auditor": has_role(request.user, Role.AUDITOR),
     }
     if report.status != ReportStatus.READY:
         return context

@@ -18,6 +18,7 @@ from django.utils import timezone
 from casino.errors import DomainError, ErrorCode, NotFoundError, PermissionDeniedError
 from casino.roles import Role
 from casino.services import audit
+from casino.staff import has_role
 from ledger.models import Transaction
 from ledger.services import reverse
 from tables.models import (
@@ -34,7 +35,6 @@ from tables.services.journal import journal_build, journal_remember
 from tables.services.recording import (
     Recorded,
     event_lock,
-    has_role,
     request_payload,
     seats_sync,
     tenure_open,

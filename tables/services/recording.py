@@ -92,11 +92,6 @@ class TableInterruptedError(DomainError):
 # -- who may do what -------------------------------------------------------------------------
 
 
-def has_role(user: User, role: Role) -> bool:
-    """Whether an active user holds `role` (read with the user: `casino.staff.roles_of`)."""
-    return role in roles_of(user)
-
-
 def on_duty_exists(user: Any, table_session: OuterRef) -> Exists:
     """Whether `user` is the croupier on duty at `table_session` now (an SQL expression; the
     locking statement, `_lock_sql`, says the same in SQL of its own)."""

@@ -19,6 +19,7 @@ from casino.errors import DomainError, ErrorCode, InvalidStateError, PermissionD
 from casino.models import GamingSession
 from casino.roles import Role
 from casino.services import audit
+from casino.staff import has_role
 from tables.engine import legal_action_types
 from tables.models import (
     CroupierAssignment,
@@ -39,7 +40,6 @@ from tables.services.recording import (
     TableInterruptedError,
     consequences_book,
     event_lock,
-    has_role,
     request_payload,
     supervise_check,
 )
