@@ -35,9 +35,9 @@ from django.test import Client  # noqa: E402
 from django.test.utils import setup_test_environment  # noqa: E402
 from django.urls import reverse  # noqa: E402
 
-from casino.models import Player  # noqa: E402
-from casino.roles import Role  # noqa: E402
-from casino.services import gaming_session_open  # noqa: E402
+from establishment.models import Player  # noqa: E402
+from establishment.roles import Role  # noqa: E402
+from establishment.services import gaming_session_open  # noqa: E402
 from tables.console.views import REGIONS  # noqa: E402
 from tables.models import AssignmentRole, TableSession  # noqa: E402
 from tables.services import staff_assign, table_create, table_session_open  # noqa: E402

@@ -107,9 +107,9 @@ def data_create(clients_per_phase: tuple[int, ...], requests: int) -> list[list[
     from django.core.management import call_command
     from django.db import connections
 
-    from casino.models import Player
-    from casino.roles import Role
-    from casino.services import gaming_session_open
+    from establishment.models import Player
+    from establishment.roles import Role
+    from establishment.services import gaming_session_open
     from tables.models import AssignmentRole
     from tables.services import staff_assign, table_create, table_session_open
 

@@ -45,7 +45,7 @@ INVARIANT_TABLES = (
     "tables_tableevent",
     "tables_coup",
     "tables_banktenure",
-    "casino_auditentry",
+    "establishment_auditentry",
 )
 SETTINGS = {"decks": 3, "chip_unit": 10, "min_bank": 100, "min_stake": 10}
 
@@ -87,8 +87,8 @@ def _table(index: int, tag: str) -> tuple[int, int]:
     from django.contrib.auth.models import Group, User
     from django.db.models import Max
 
-    from casino.models import GamingSession, Player
-    from casino.roles import Role
+    from establishment.models import GamingSession, Player
+    from establishment.roles import Role
     from tables.models import AssignmentRole, Table
     from tables.services import staff_assign, table_create, table_session_open
 
@@ -96,7 +96,7 @@ def _table(index: int, tag: str) -> tuple[int, int]:
     manager.groups.add(Group.objects.get(name=Role.MANAGER))
     session = GamingSession.objects.filter(closed_at__isnull=True).first()
     if session is None:
-        from casino.services import gaming_session_open
+        from establishment.services import gaming_session_open
 
         session = gaming_session_open(opened_by=manager)
     croupier = User.objects.create(username=f"croupier-{tag}-{index}")

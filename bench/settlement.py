@@ -11,7 +11,7 @@ played through the rules engine by a small driver and written as the recording s
 (the table's journal with its postings, the coups, the register of bankers, one balanced ledger
 transaction per settlement), beside `--other` ledger entries of other sessions (bulk SQL). Then:
 
-1. the report's aggregation (`ledger.selectors.settlement_totals_list`, the ORM) against the same
+1. the report's aggregation (`reports.selectors.settlement_totals_list`, the ORM) against the same
    GROUP BY in raw SQL, median of 5 runs each (goal: ratio ≤ 1.5);
 2. one table's reconciliation (`ledger.reconcile_table_session`, the work done at its close);
 3. the report built in this process, step by step, with its SQL statement count, with no table
@@ -59,39 +59,35 @@ from django.db import connection, transaction  # noqa: E402
 from django.test.utils import CaptureQueriesContext  # noqa: E402
 from django.utils import timezone  # noqa: E402
 
-from casino.models import GamingSession, Player  # noqa: E402
-from casino.roles import Role  # noqa: E402
-from ledger.models import (  # noqa: E402
-    Account,
-    AccountKind,
-    Entry,
-    ReportFile,
-    ReportStatus,
-    SettlementReport,
-    Side,
-    TableReconciliation,
-    Transaction,
-)
-from ledger.reports.builders import (  # noqa: E402
+from establishment.models import GamingSession, Player  # noqa: E402
+from establishment.roles import Role  # noqa: E402
+from ledger.models import Account, AccountKind, Entry, Side, Transaction  # noqa: E402
+from reports.builders import (  # noqa: E402
     canonical_json,
     reconcile,
     report_build,
     sha256_hex,
 )
-from ledger.reports.renderers import (  # noqa: E402
+from reports.models import (  # noqa: E402
+    ReportFile,
+    ReportStatus,
+    SettlementReport,
+    TableReconciliation,
+)
+from reports.renderers import (  # noqa: E402
     PDF_FILE,
     report_csv_render,
     report_pdf_render,
 )
-from ledger.reports.services import (  # noqa: E402
-    table_reconciliation_store,
-    table_summaries_get,
-)
-from ledger.selectors import (  # noqa: E402
+from reports.selectors import (  # noqa: E402
     settlement_accounts_get,
     settlement_ledger_checks_get,
     settlement_rows_get,
     settlement_totals_list,
+)
+from reports.services import (  # noqa: E402
+    table_reconciliation_store,
+    table_summaries_get,
 )
 from tables.engine import Action, Seating, game_get, step  # noqa: E402
 from tables.engine.settlement import CAGNOTTE  # noqa: E402
@@ -492,7 +488,7 @@ def build_in_process(session: GamingSession, *, stored: bool) -> dict[str, Any]:
         steps[name] = round((time.perf_counter() - started) * 1000, 1)
         return value
 
-    gc.disable()  # as the services do while they build (ledger.reports.services)
+    gc.disable()  # as the services do while they build (reports.services)
     with CaptureQueriesContext(connection) as queries:
         rows = timed(
             "rows (incl. aggregation)", lambda: settlement_rows_get(gaming_session=session)
@@ -632,7 +628,7 @@ def through_worker(
     """
     if not os.environ.get("CELERY_BROKER_URL", ""):
         return {"skipped": "set CELERY_BROKER_URL to a Redis database to measure a real worker"}
-    from ledger.tasks import settle_session
+    from reports.tasks import settle_session
 
     worker = Worker(concurrency)
     cold: list[float] = []

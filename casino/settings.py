@@ -105,13 +105,15 @@ INSTALLED_APPS = [
     "django_htmx",
     "template_partials",
     "rest_framework",
-    "rest_framework.authtoken",  # machine tokens for the API (casino/api/)
+    "rest_framework.authtoken",  # machine tokens for the API
     "django_filters",
     "drf_spectacular",
     "drf_spectacular_sidecar",  # Swagger UI and Redoc served by the project, no CDN
-    "casino",
-    "tables",
+    # The floors, from the ground up (docs/architecture.md).
+    "establishment",
     "ledger",
+    "tables",
+    "reports",
 ]
 
 MIDDLEWARE = [
@@ -211,8 +213,8 @@ AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.NumericPasswordValidator"},
 ]
 # Django's model backend, whose per-request user read also brings the roles and the language
-# (casino/staff.py).
-AUTHENTICATION_BACKENDS = ["casino.staff.StaffBackend"]
+# (establishment/staff.py).
+AUTHENTICATION_BACKENDS = ["establishment.staff.StaffBackend"]
 
 LOGIN_URL = "login"
 LOGIN_REDIRECT_URL = "home"
@@ -287,18 +289,19 @@ REST_FRAMEWORK: dict[str, Any] = {
         "rest_framework.authentication.TokenAuthentication",
         "rest_framework.authentication.SessionAuthentication",
     ],
-    "DEFAULT_PERMISSION_CLASSES": ["casino.api.permissions.IsStaff"],
+    "DEFAULT_PERMISSION_CLASSES": ["establishment.http.permissions.IsStaff"],
     "DEFAULT_PARSER_CLASSES": ["rest_framework.parsers.JSONParser"],
     "DEFAULT_RENDERER_CLASSES": [
         "rest_framework.renderers.JSONRenderer",
         "rest_framework.renderers.BrowsableAPIRenderer",
     ],
-    "DEFAULT_SCHEMA_CLASS": "casino.api.schema.AutoSchema",
+    "DEFAULT_SCHEMA_CLASS": "establishment.http.schema.AutoSchema",
     "DEFAULT_FILTER_BACKENDS": ["django_filters.rest_framework.DjangoFilterBackend"],
-    "DEFAULT_PAGINATION_CLASS": "casino.api.pagination.Pagination",
+    "DEFAULT_PAGINATION_CLASS": "establishment.http.pagination.Pagination",
     "PAGE_SIZE": 50,
-    # One exception handler: every error is {"code", "message", "extra"} (casino/http.py).
-    "EXCEPTION_HANDLER": "casino.api.errors.exception_handler",
+    # One exception handler: every error is {"code", "message", "extra"}
+    # (establishment/http/errors.py).
+    "EXCEPTION_HANDLER": "establishment.http.api_errors.exception_handler",
     "TEST_REQUEST_DEFAULT_FORMAT": "json",
 }
 SPECTACULAR_SETTINGS: dict[str, Any] = {
@@ -320,13 +323,13 @@ SPECTACULAR_SETTINGS: dict[str, Any] = {
     "REDOC_DIST": "SIDECAR",
     "POSTPROCESSING_HOOKS": [
         "drf_spectacular.hooks.postprocess_schema_enums",
-        "casino.api.schema.error_responses_add",
+        "establishment.http.schema.error_responses_add",
     ],
     "ENUM_NAME_OVERRIDES": {
         "AccountKindEnum": "ledger.models.AccountKind",
         "EventKindEnum": "tables.models.EventKind",
         "GameEnum": "tables.models.Game",
-        "RoleEnum": "casino.roles.Role",
+        "RoleEnum": "establishment.roles.Role",
         "AssignmentRoleEnum": "tables.models.AssignmentRole",
         "SideEnum": "ledger.models.Side",
     },
@@ -356,12 +359,12 @@ CELERY_BROKER_TRANSPORT_OPTIONS: dict[str, Any] = {
     "unacked_restore_interval": env_int("CELERY_UNACKED_RESTORE_INTERVAL", 10),
     "unacked_restore_throttle": env_int("CELERY_UNACKED_RESTORE_THROTTLE", 10),
 }
-# Celery beat: closed sessions still without a settlement report are sent again (ledger.tasks).
+# Celery beat: closed sessions still without a settlement report are sent again (reports.tasks).
 SETTLEMENT_SWEEP_SECONDS = env_int("SETTLEMENT_SWEEP_SECONDS", 300)
 SETTLEMENT_SWEEP_GRACE_SECONDS = env_int("SETTLEMENT_SWEEP_GRACE_SECONDS", 120)
 CELERY_BEAT_SCHEDULE: dict[str, dict[str, Any]] = {
     "settlement-sweep": {
-        "task": "ledger.settlement_sweep",
+        "task": "reports.settlement_sweep",
         "schedule": float(SETTLEMENT_SWEEP_SECONDS),
     },
 }

@@ -17,9 +17,8 @@ from django.db import models
 from django.db.models import Q
 from django.utils.translation import gettext_lazy as _
 
-from casino.errors import DomainError, ErrorCode
-from casino.models import GamingSession, Player
-from tables.models import Table, TableSession
+from establishment.errors import DomainError, ErrorCode
+from establishment.models import GamingSession, Player
 
 
 class LedgerImmutableError(DomainError):
@@ -29,7 +28,7 @@ class LedgerImmutableError(DomainError):
     http_status = 409
 
 
-def _refuse_change(what: str) -> NoReturn:
+def refuse_change(what: str) -> NoReturn:
     raise LedgerImmutableError(
         f"{what} are append-only: post a reversal (ledger.services.reverse) instead."
     )
@@ -99,7 +98,7 @@ class Account(models.Model):
         verbose_name=_("gaming session"),
     )
     table = models.ForeignKey(
-        Table,
+        "tables.Table",
         on_delete=models.PROTECT,
         null=True,
         blank=True,
@@ -107,7 +106,7 @@ class Account(models.Model):
         verbose_name=_("table"),
     )
     table_session = models.ForeignKey(
-        TableSession,
+        "tables.TableSession",
         on_delete=models.PROTECT,
         null=True,
         blank=True,
@@ -156,10 +155,10 @@ class AppendOnlyQuerySet(models.QuerySet[Any]):
     """Bulk UPDATE and DELETE are refused in Python; the database triggers refuse them too."""
 
     def update(self, **kwargs: Any) -> NoReturn:
-        _refuse_change(f"{self.model._meta.verbose_name_plural}".capitalize())
+        refuse_change(f"{self.model._meta.verbose_name_plural}".capitalize())
 
     def delete(self) -> NoReturn:
-        _refuse_change(f"{self.model._meta.verbose_name_plural}".capitalize())
+        refuse_change(f"{self.model._meta.verbose_name_plural}".capitalize())
 
 
 class Transaction(models.Model):
@@ -189,7 +188,7 @@ class Transaction(models.Model):
         verbose_name=_("gaming session"),
     )
     table_session = models.ForeignKey(
-        TableSession,
+        "tables.TableSession",
         on_delete=models.PROTECT,
         null=True,
         blank=True,
@@ -232,11 +231,11 @@ class Transaction(models.Model):
 
     def save(self, *args: Any, **kwargs: Any) -> None:
         if not self._state.adding:
-            _refuse_change("Ledger transactions")
+            refuse_change("Ledger transactions")
         super().save(*args, **kwargs)
 
     def delete(self, *args: Any, **kwargs: Any) -> NoReturn:
-        _refuse_change("Ledger transactions")
+        refuse_change("Ledger transactions")
 
 
 class Side(models.TextChoices):
@@ -288,272 +287,8 @@ class Entry(models.Model):
 
     def save(self, *args: Any, **kwargs: Any) -> None:
         if not self._state.adding:
-            _refuse_change("Ledger entries")
+            refuse_change("Ledger entries")
         super().save(*args, **kwargs)
 
     def delete(self, *args: Any, **kwargs: Any) -> NoReturn:
-        _refuse_change("Ledger entries")
-
-
-# -- Settlement (issue 7): the night's report, the counted cagnotte, the sign-off --------------
-
-
-class ReportStatus(models.TextChoices):
-    """Where a settlement report stands: a worker claims it, builds it, stores it."""
-
-    PENDING = "pending", _("Queued")
-    BUILDING = "building", _("Being prepared")
-    READY = "ready", _("Ready")
-    FAILED = "failed", _("Failed")
-
-
-class SettlementReport(models.Model):
-    """The settlement of one closed gaming session (one per session: the unique key that makes
-    `ledger.tasks.settle_session` idempotent).
-
-    `content` is the report as canonical JSON (sorted keys, no generation time inside), and
-    `sha256` its digest: the same books give the same bytes. `generated_at` is when a worker
-    stored it, kept outside the hashed content.
-    """
-
-    public_id = models.UUIDField(default=uuid.uuid4, unique=True, editable=False)
-    gaming_session = models.OneToOneField(
-        GamingSession,
-        on_delete=models.PROTECT,
-        related_name="settlement_report",
-        verbose_name=_("gaming session"),
-    )
-    status = models.CharField(
-        _("status"), max_length=16, choices=ReportStatus.choices, default=ReportStatus.PENDING
-    )
-    attempts = models.PositiveIntegerField(_("attempts"), default=0)
-    requested_at = models.DateTimeField(_("requested at"))
-    started_at = models.DateTimeField(_("started at"), null=True, blank=True)
-    generated_at = models.DateTimeField(_("generated at"), null=True, blank=True)
-    content = models.TextField(_("content"), blank=True)
-    sha256 = models.CharField(_("SHA-256"), max_length=64, blank=True)
-    reconciled = models.BooleanField(
-        _("books agree"),
-        null=True,
-        blank=True,
-        help_text=_("True when the reconciliation found no difference."),
-    )
-    error = models.TextField(_("error"), blank=True)
-
-    class Meta:
-        ordering = ["-requested_at", "pk"]
-        verbose_name = _("settlement report")
-        verbose_name_plural = _("settlement reports")
-        constraints = [
-            models.CheckConstraint(
-                condition=Q(status__in=ReportStatus.values), name="ledger_report_status_valid"
-            ),
-            models.CheckConstraint(
-                condition=~Q(status=ReportStatus.READY)
-                | (
-                    ~Q(content="")
-                    & ~Q(sha256="")
-                    & Q(generated_at__isnull=False)
-                    & Q(reconciled__isnull=False)
-                ),
-                name="ledger_report_ready_is_complete",
-            ),
-        ]
-
-    def __str__(self) -> str:
-        return f"Settlement of {self.gaming_session} ({self.get_status_display()})"
-
-
-class ReportFile(models.Model):
-    """A rendering of a settlement report made by the worker (the PDF, the CSV files)."""
-
-    report = models.ForeignKey(
-        SettlementReport,
-        on_delete=models.PROTECT,
-        related_name="files",
-        verbose_name=_("report"),
-    )
-    name = models.CharField(_("name"), max_length=64)
-    media_type = models.CharField(_("media type"), max_length=64)
-    data = models.BinaryField(_("data"))
-    sha256 = models.CharField(_("SHA-256"), max_length=64)
-
-    class Meta:
-        ordering = ["report", "name"]
-        verbose_name = _("report file")
-        verbose_name_plural = _("report files")
-        constraints = [
-            models.UniqueConstraint(fields=["report", "name"], name="ledger_reportfile_unique"),
-        ]
-
-    def __str__(self) -> str:
-        return self.name
-
-
-class CountedCagnotte(models.Model):
-    """The cagnotte box of one table counted at the end of the séance (arrêté du 14 mai 2007,
-    art. 56-2 and art. 70, column 9): entered once, by a manager, before a second person.
-
-    Never offset between tables (art. 70): each row stands alone.
-    """
-
-    report = models.ForeignKey(
-        SettlementReport,
-        on_delete=models.PROTECT,
-        related_name="counts",
-        verbose_name=_("report"),
-    )
-    table = models.ForeignKey(
-        Table, on_delete=models.PROTECT, related_name="cagnotte_counts", verbose_name=_("table")
-    )
-    counted_chips = models.BigIntegerField(_("counted (chips)"))
-    counted_by = models.ForeignKey(
-        settings.AUTH_USER_MODEL,
-        on_delete=models.PROTECT,
-        related_name="cagnotte_counts",
-        verbose_name=_("counted by"),
-    )
-    witness = models.ForeignKey(
-        settings.AUTH_USER_MODEL,
-        on_delete=models.PROTECT,
-        related_name="cagnotte_counts_witnessed",
-        verbose_name=_("witness"),
-    )
-    counted_at = models.DateTimeField(_("counted at"))
-    note = models.TextField(_("note"), blank=True)
-
-    class Meta:
-        ordering = ["report", "table__number"]
-        verbose_name = _("counted cagnotte")
-        verbose_name_plural = _("counted cagnottes")
-        constraints = [
-            models.UniqueConstraint(
-                fields=["report", "table"],
-                name="ledger_countedcagnotte_once_per_table",
-                violation_error_message=_("This table's cagnotte has already been counted."),
-            ),
-            models.CheckConstraint(
-                condition=Q(counted_chips__gte=0), name="ledger_countedcagnotte_not_negative"
-            ),
-            models.CheckConstraint(
-                condition=~Q(witness=models.F("counted_by")),
-                name="ledger_countedcagnotte_witness_is_another_person",
-            ),
-        ]
-
-    def __str__(self) -> str:
-        return f"Cagnotte of table {self.table.number}: {self.counted_chips}"
-
-    def save(self, *args: Any, **kwargs: Any) -> None:
-        if not self._state.adding:
-            _refuse_change("Cagnotte counts")
-        super().save(*args, **kwargs)
-
-
-class ReportSignOff(models.Model):
-    """The manager signs the report off: the digest of what was signed (the report's SHA-256
-    and the counts) is kept, so any later change would show."""
-
-    report = models.OneToOneField(
-        SettlementReport,
-        on_delete=models.PROTECT,
-        related_name="sign_off",
-        verbose_name=_("report"),
-    )
-    signed_by = models.ForeignKey(
-        settings.AUTH_USER_MODEL,
-        on_delete=models.PROTECT,
-        related_name="report_sign_offs",
-        verbose_name=_("signed by"),
-    )
-    signed_at = models.DateTimeField(_("signed at"))
-    report_sha256 = models.CharField(_("report SHA-256"), max_length=64)
-    signed_sha256 = models.CharField(
-        _("signed SHA-256"),
-        max_length=64,
-        help_text=_("SHA-256 of the report's digest together with the counted cagnottes."),
-    )
-
-    class Meta:
-        verbose_name = _("report sign-off")
-        verbose_name_plural = _("report sign-offs")
-
-    def __str__(self) -> str:
-        return f"Signed by {self.signed_by} at {self.signed_at:%Y-%m-%d %H:%M}"
-
-    def save(self, *args: Any, **kwargs: Any) -> None:
-        if not self._state.adding:
-            _refuse_change("Sign-offs")
-        super().save(*args, **kwargs)
-
-
-class ReconciliationRun(models.Model):
-    """An auditor re-ran a report's reconciliation against the books as they are now."""
-
-    report = models.ForeignKey(
-        SettlementReport,
-        on_delete=models.PROTECT,
-        related_name="reconciliation_runs",
-        verbose_name=_("report"),
-    )
-    run_by = models.ForeignKey(
-        settings.AUTH_USER_MODEL,
-        on_delete=models.PROTECT,
-        related_name="reconciliation_runs",
-        verbose_name=_("run by"),
-    )
-    run_at = models.DateTimeField(_("run at"))
-    agrees = models.BooleanField(_("books agree"))
-    same_content = models.BooleanField(
-        _("same report"), help_text=_("The report rebuilt now has the stored SHA-256.")
-    )
-    sha256 = models.CharField(_("SHA-256 now"), max_length=64)
-    differences = models.JSONField(_("differences"), default=list, blank=True)
-
-    class Meta:
-        ordering = ["report", "-run_at"]
-        verbose_name = _("reconciliation run")
-        verbose_name_plural = _("reconciliation runs")
-
-    def __str__(self) -> str:
-        return f"Reconciliation by {self.run_by} at {self.run_at:%Y-%m-%d %H:%M}"
-
-
-class TableReconciliation(models.Model):
-    """One table session replayed through the engine and compared with its books, stored when
-    the table closes (`ledger.tasks.reconcile_table_session`), so the night's report need not
-    replay every table at the session's close.
-
-    It covers the journal up to `last_seq` and the ledger entries described by `ledger_mark`
-    (their count, sum and last id: entries are append-only, so the same mark is the same
-    entries). The report uses it only while both still describe the table; otherwise it
-    replays the table again. `summary` is canonical JSON (the replayed coups' pots, levies and
-    bank results, the balances the replay expects, the differences found), `sha256` its digest.
-    """
-
-    table_session = models.ForeignKey(
-        TableSession,
-        on_delete=models.PROTECT,
-        related_name="reconciliations",
-        verbose_name=_("table session"),
-    )
-    last_seq = models.PositiveIntegerField(_("last journal number covered"))
-    ledger_mark = models.CharField(_("ledger entries covered"), max_length=100)
-    summary = models.TextField(_("summary"))
-    sha256 = models.CharField(_("SHA-256"), max_length=64)
-    agrees = models.BooleanField(_("books agree"))
-    created_at = models.DateTimeField(_("created at"))
-
-    class Meta:
-        ordering = ["table_session", "last_seq"]
-        verbose_name = _("table reconciliation")
-        verbose_name_plural = _("table reconciliations")
-        constraints = [
-            models.UniqueConstraint(
-                fields=["table_session", "last_seq"],
-                name="ledger_tablereconciliation_once_per_seq",
-            ),
-        ]
-
-    def __str__(self) -> str:
-        return f"Reconciliation of {self.table_session} up to #{self.last_seq}"
+        refuse_change("Ledger entries")

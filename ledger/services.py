@@ -15,10 +15,9 @@ from typing import TYPE_CHECKING, Any
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 
-from casino.errors import DomainError, ErrorCode
-from casino.models import GamingSession, Player
+from establishment.errors import DomainError, ErrorCode
+from establishment.models import GamingSession, Player
 from ledger.models import ACCOUNT_KEY_FIELDS, Account, AccountKind, Entry, Side, Transaction
-from tables.models import Table, TableSession
 
 if TYPE_CHECKING:
     from django.contrib.auth.models import User
@@ -115,7 +114,7 @@ def post(
     posted_by: User,
     memo: str = "",
     gaming_session: GamingSession | None = None,
-    table_session: TableSession | None = None,
+    table_session: Any = None,  # a table session (tables.TableSession), by its lazy reference
     reverses: Transaction | None = None,
     key_unique_by_caller: bool = False,
 ) -> Transaction:
@@ -152,7 +151,7 @@ def _post(
     posted_by: User,
     memo: str,
     gaming_session: GamingSession | None,
-    table_session: TableSession | None,
+    table_session: Any,
     reverses: Transaction | None,
     contended: bool,
 ) -> Transaction:
@@ -263,8 +262,8 @@ def account_get_or_create(
     kind: AccountKind,
     player: Player | None = None,
     gaming_session: GamingSession | None = None,
-    table: Table | None = None,
-    table_session: TableSession | None = None,
+    table: Any = None,
+    table_session: Any = None,  # a table session (tables.TableSession), by its lazy reference
     coup_number: int | None = None,
 ) -> Account:
     """The account of `kind` identified by the given fields, created on first use.
@@ -296,37 +295,3 @@ def account_get_or_create(
         # Another writer created it between our SELECT and INSERT.
         account = Account.objects.get(kind=kind, **lookup)
     return account
-
-
-def player_position_account(*, player: Player, gaming_session: GamingSession) -> Account:
-    return account_get_or_create(
-        kind=AccountKind.PLAYER_POSITION, player=player, gaming_session=gaming_session
-    )
-
-
-def bank_in_play_account(*, table_session: TableSession) -> Account:
-    return account_get_or_create(kind=AccountKind.BANK_IN_PLAY, table_session=table_session)
-
-
-def coup_stakes_account(*, table_session: TableSession, coup_number: int) -> Account:
-    return account_get_or_create(
-        kind=AccountKind.COUP_STAKES, table_session=table_session, coup_number=coup_number
-    )
-
-
-def cagnotte_account(*, table: Table, gaming_session: GamingSession) -> Account:
-    return account_get_or_create(
-        kind=AccountKind.CAGNOTTE, table=table, gaming_session=gaming_session
-    )
-
-
-def reliquat_account(*, banker: Player, table_session: TableSession) -> Account:
-    return account_get_or_create(
-        kind=AccountKind.RELIQUAT, player=banker, table_session=table_session
-    )
-
-
-def reserve_fund_account(*, table: Table, gaming_session: GamingSession) -> Account:
-    return account_get_or_create(
-        kind=AccountKind.RESERVE_FUND, table=table, gaming_session=gaming_session
-    )

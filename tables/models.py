@@ -15,7 +15,7 @@ from django.db import models
 from django.db.models import F, Q
 from django.utils.translation import gettext_lazy as _
 
-from casino.models import GamingSession, Player
+from establishment.models import GamingSession, Player
 from tables.validation import table_settings_validate
 
 MAX_SEAT_COUNT = 30  # more seats than any physical table has; catches typos

@@ -7,7 +7,7 @@ from typing import Any
 
 from django.db.models import Exists, OuterRef, Prefetch, QuerySet, Sum
 
-from casino.models import GamingSession, Player
+from establishment.models import GamingSession, Player
 from ledger.models import Account, AccountKind
 from ledger.selectors import account_balance_get, cagnotte_of
 from tables.engine import LegalAction

@@ -8,8 +8,8 @@ import factory
 from django.contrib.auth.models import Group, User
 from django.utils import timezone
 
-from casino.models import GamingSession, Player
-from casino.roles import Role
+from establishment.models import GamingSession, Player
+from establishment.roles import Role
 from tables.models import Game, SeatOccupancy, Table, TableSession
 
 

@@ -17,9 +17,9 @@ from typing import Any
 from django.contrib.auth.models import User
 from django.test import TestCase
 
-from casino.models import GamingSession, Player
-from casino.roles import Role
-from casino.services import gaming_session_open
+from establishment.models import GamingSession, Player
+from establishment.roles import Role
+from establishment.services import gaming_session_open
 from ledger.models import Account, AccountKind
 from ledger.selectors import account_balance_get
 from tables.engine.settlement import CAGNOTTE, RELIQUAT_PREFIX, RESERVE_FUND

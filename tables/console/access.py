@@ -12,9 +12,9 @@ from typing import TYPE_CHECKING, Any
 from django.db.models import OuterRef, QuerySet
 from django.http import Http404
 
-from casino.errors import PermissionDeniedError
-from casino.roles import Role
-from casino.staff import roles_of
+from establishment.errors import PermissionDeniedError
+from establishment.roles import Role
+from establishment.staff import roles_of
 from tables.memo import Memo
 from tables.models import TableSession
 from tables.services.recording import on_duty_exists

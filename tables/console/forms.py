@@ -19,7 +19,7 @@ from django.contrib.auth.models import User
 from django.http import QueryDict
 from django.utils.translation import gettext_lazy as _
 
-from casino.models import StaffPreference
+from establishment.models import StaffPreference
 from tables.engine import RANKS, ActionSpec
 from tables.engine.actions import (
     AMOUNT,

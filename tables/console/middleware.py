@@ -2,7 +2,7 @@
 
 After `AuthenticationMiddleware`: a logged-in user with a saved preference gets his language;
 everyone else keeps what `LocaleMiddleware` chose (the browser's). The preference comes with
-the user's own row (`casino.staff.StaffBackend`): no query of its own.
+the user's own row (`establishment.staff.StaffBackend`): no query of its own.
 """
 
 from __future__ import annotations
@@ -12,7 +12,7 @@ from collections.abc import Callable
 from django.http import HttpRequest, HttpResponse
 from django.utils import translation
 
-from casino.staff import language_of
+from establishment.staff import language_of
 
 
 class UserLanguageMiddleware:

@@ -1,9 +1,9 @@
 """The croupier console: one URL per action, serving the page or its swapped parts (htmx).
 
-Every view parses its form, calls one service or selector, and renders (STYLE.md rule 1).
-Refusals come back through `casino.http.error_body`, the one mapping: a rule refused is a 422
-partial in place, a stale screen a 409 with the table redrawn and a notice, 403/404 what the
-user may not do or see.
+Every view parses its form, calls one service or selector, and renders (STYLE.md rule 1). Refusals
+come back through `establishment.http.errors.error_body`, the one mapping: a rule refused is a 422
+partial in place, a stale screen a 409 with the table redrawn and a notice, 403/404 what the user
+may not do or see.
 
 Only the parts of the table screen that changed are sent back (issue 5: under 2 KB an action,
 whatever the length of the session): every region is rendered, its digest compared with the
@@ -36,12 +36,12 @@ from django.views.decorators.http import require_GET, require_POST
 from django_htmx.http import HttpResponseClientRefresh, trigger_client_event
 from django_htmx.middleware import HtmxDetails
 
-from casino.errors import DomainError, PermissionDeniedError
-from casino.http import error_body
-from casino.models import GamingSession, Player, StaffPreference
-from casino.roles import SUPERVISORS, Role
-from casino.services import gaming_session_open
-from casino.staff import roles_of
+from establishment.errors import DomainError, PermissionDeniedError
+from establishment.http.errors import error_body
+from establishment.models import GamingSession, Player, StaffPreference
+from establishment.roles import SUPERVISORS, Role
+from establishment.services import gaming_session_open
+from establishment.staff import roles_of
 from tables.console import regions as regions_cache
 from tables.console.access import (
     is_inspector,
@@ -648,7 +648,7 @@ def _floor_check(request: ConsoleRequest) -> None:
 
 
 def _inspector_check(request: ConsoleRequest) -> None:
-    # The services check the same set (`casino.roles.SUPERVISORS`); asked here first, the
+    # The services check the same set (`establishment.roles.SUPERVISORS`); asked here first, the
     # refusal is in the croupier's language and nothing of the form is read.
     if not roles_of(request.user) & SUPERVISORS:
         raise PermissionDeniedError(_("Only a table inspector or a manager may do this."))

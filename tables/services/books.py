@@ -13,8 +13,8 @@ from typing import TYPE_CHECKING, Any
 from django.db import IntegrityError, transaction
 from django.db.models import Q
 
-from casino.errors import DomainError, ErrorCode
-from casino.models import Player
+from establishment.errors import DomainError, ErrorCode
+from establishment.models import Player
 from ledger.models import Account, AccountKind, Transaction
 from ledger.services import Leg, post
 from tables.engine import Transfer

@@ -15,10 +15,10 @@ from typing import TYPE_CHECKING, Any
 from django.db import transaction
 from django.utils import timezone
 
-from casino.errors import DomainError, ErrorCode, NotFoundError, PermissionDeniedError
-from casino.roles import Role
-from casino.services import audit
-from casino.staff import has_role
+from establishment.errors import DomainError, ErrorCode, NotFoundError, PermissionDeniedError
+from establishment.roles import Role
+from establishment.services import audit
+from establishment.staff import has_role
 from ledger.models import Transaction
 from ledger.services import reverse
 from tables.models import (

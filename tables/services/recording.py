@@ -19,11 +19,11 @@ from django.db import DEFAULT_DB_ALIAS, connection, connections, transaction
 from django.db.models import Exists, Max, OuterRef
 from django.utils import timezone
 
-from casino.errors import DomainError, ErrorCode, PermissionDeniedError
-from casino.models import GamingSession
-from casino.roles import SUPERVISORS, Role
-from casino.services import audit_entry
-from casino.staff import roles_of
+from establishment.errors import DomainError, ErrorCode, PermissionDeniedError
+from establishment.models import GamingSession
+from establishment.roles import SUPERVISORS, Role
+from establishment.services import audit_entry
+from establishment.staff import roles_of
 from tables.engine import CoupRecord, GameState, RuleError, Transfer
 from tables.models import (
     AssignmentRole,
@@ -109,7 +109,7 @@ def operate_check(user: User, table_session: TableSession, *, on_duty: bool | No
     """A croupier on duty at this table now, or an inspector, may record here.
 
     `on_duty` is the answer already read with the table's row (`event_lock`), if any; the
-    roles come with the user (`casino.staff.roles_of`: read once per request).
+    roles come with the user (`establishment.staff.roles_of`: read once per request).
     """
     allowed = user.is_active and Role.INSPECTOR in roles_of(user)
     if user.is_active and not allowed:

@@ -15,11 +15,11 @@ from celery import current_app
 from django.db import transaction
 from django.utils import timezone
 
-from casino.errors import DomainError, ErrorCode, InvalidStateError, PermissionDeniedError
-from casino.models import GamingSession
-from casino.roles import Role
-from casino.services import audit
-from casino.staff import has_role
+from establishment.errors import DomainError, ErrorCode, InvalidStateError, PermissionDeniedError
+from establishment.models import GamingSession
+from establishment.roles import Role
+from establishment.services import audit
+from establishment.staff import has_role
 from tables.engine import legal_action_types
 from tables.models import (
     CroupierAssignment,
@@ -190,7 +190,7 @@ def _close_locked(locked: TableSession, *, user: User, client: str) -> TableSess
     # the night's report then finds it ready. Looked up by name, as settle_session below.
     current_app.loader.import_default_modules()
     transaction.on_commit(
-        partial(current_app.tasks["ledger.reconcile_table_session"].delay, locked.pk)
+        partial(current_app.tasks["reports.reconcile_table_session"].delay, locked.pk)
     )
     return locked
 
@@ -243,5 +243,5 @@ def gaming_session_close(
     # The night's settlement report (ledger.settle_session), sent once this close commits. Looked
     # up by name: a service does not import an adapter (pyproject's import contracts).
     current_app.loader.import_default_modules()
-    transaction.on_commit(partial(current_app.tasks["ledger.settle_session"].delay, session.pk))
+    transaction.on_commit(partial(current_app.tasks["reports.settle_session"].delay, session.pk))
     return session

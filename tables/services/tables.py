@@ -14,11 +14,11 @@ from typing import TYPE_CHECKING, Any
 from django.db import transaction
 from django.utils import timezone
 
-from casino.errors import DomainError, ErrorCode, InvalidStateError
-from casino.models import GamingSession
-from casino.roles import SUPERVISORS, TABLE_CONFIGURERS, Role
-from casino.services import audit
-from casino.staff import role_required
+from establishment.errors import DomainError, ErrorCode, InvalidStateError
+from establishment.models import GamingSession
+from establishment.roles import SUPERVISORS, TABLE_CONFIGURERS, Role
+from establishment.services import audit
+from establishment.staff import role_required
 from tables.engine import RuleError
 from tables.models import (
     AssignmentRole,

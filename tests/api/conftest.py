@@ -9,7 +9,7 @@ from django.contrib.auth.models import User
 from rest_framework.authtoken.models import Token
 from rest_framework.test import APIClient
 
-from casino.roles import Role
+from establishment.roles import Role
 from tests.factories import UserFactory
 
 ClientFor = Callable[[User], APIClient]

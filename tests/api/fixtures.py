@@ -10,10 +10,10 @@ from dataclasses import dataclass
 from django.contrib.auth.models import User
 from django.utils import timezone
 
-from casino.models import GamingSession, Player
-from casino.roles import Role
-from casino.services import gaming_session_open
-from ledger.models import ReportFile, ReportStatus, SettlementReport
+from establishment.models import GamingSession, Player
+from establishment.roles import Role
+from establishment.services import gaming_session_open
+from reports.models import ReportFile, ReportStatus, SettlementReport
 from tables.models import AssignmentRole, TableSession
 from tables.services import staff_assign, table_create, table_session_open
 from tables.services.journal import last_seq_get
@@ -61,7 +61,7 @@ def open_table(number: int = 7, seats: dict[int, str] | None = None) -> OpenTabl
 
 
 def settlement_report_make(gaming_session: GamingSession) -> SettlementReport:
-    """A ready settlement report with one CSV file, as the worker stores it (ledger.tasks)."""
+    """A ready settlement report with one CSV file, as the worker stores it (reports.tasks)."""
     content = json.dumps({"tables": [], "totals": {"P1": 100}}, sort_keys=True)
     now = timezone.now()
     made = SettlementReport.objects.create(

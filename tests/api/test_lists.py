@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from casino.models import Player
-from casino.roles import Role
+from establishment.models import Player
+from establishment.roles import Role
 from tests.api.conftest import ClientFor, StaffMaker
 from tests.api.fixtures import open_table
 from tests.api.test_play import COUP, play

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 from rest_framework.test import APIClient
 
-from casino.roles import Role
+from establishment.roles import Role
 from tests.api.conftest import ClientFor, StaffMaker
 
 pytestmark = pytest.mark.django_db

@@ -15,7 +15,7 @@ import pytest
 from django.contrib.auth.models import User
 from rest_framework.test import APIClient
 
-from casino.roles import Role
+from establishment.roles import Role
 from tables.models import AssignmentRole
 from tables.services import staff_assign, table_create
 from tests.api.conftest import ClientFor

@@ -8,7 +8,7 @@ from typing import Any
 import pytest
 from rest_framework.test import APIClient
 
-from casino.roles import Role
+from establishment.roles import Role
 from ledger.models import Transaction
 from tables.models import TableEvent
 from tests.api.conftest import ClientFor, StaffMaker

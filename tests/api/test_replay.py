@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 
-from casino.roles import Role
+from establishment.roles import Role
 from tables.engine.scenario import replay, result_of, scenario_load
 from tests.api.conftest import StaffMaker
 from tests.api.driver import (

@@ -6,8 +6,8 @@ import hashlib
 
 import pytest
 
-from casino.roles import Role
-from ledger.models import SettlementReport
+from establishment.roles import Role
+from reports.models import SettlementReport
 from tests.api.conftest import ClientFor, StaffMaker
 from tests.api.fixtures import settlement_report_make
 from tests.factories import GamingSessionFactory

@@ -11,7 +11,7 @@ from django.core.management import call_command
 from django.test import Client
 from drf_spectacular.validation import validate_schema
 
-from casino.roles import Role
+from establishment.roles import Role
 from tests.api.conftest import ClientFor, StaffMaker
 
 pytestmark = pytest.mark.django_db

@@ -30,7 +30,7 @@ from schemathesis.specs.openapi.checks import (
     status_code_conformance,
 )
 
-from casino.roles import Role
+from establishment.roles import Role
 from tables.models import Coup, TableSession
 from tables.services import table_create, table_session_open, void_request
 from tables.services.journal import last_seq_get

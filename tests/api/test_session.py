@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 
-from casino.roles import Role
+from establishment.roles import Role
 from tables.engine.scenario import replay, result_of, scenario_load
 from tests.api.conftest import StaffMaker
 from tests.api.driver import Guide, ok, people_of, token_client

@@ -7,8 +7,8 @@ from django.contrib.auth.models import User
 from django.core.management import call_command
 from django.core.management.base import CommandError
 
-from casino.models import GamingSession, Player
-from casino.roles import Role
+from establishment.models import GamingSession, Player
+from establishment.roles import Role
 from tables.models import CroupierAssignment, Game, SeatOccupancy, Table, TableSession
 
 pytestmark = pytest.mark.django_db

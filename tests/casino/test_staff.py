@@ -1,4 +1,4 @@
-"""casino.staff: the user read once per request with his roles and language (issue 5)."""
+"""establishment.staff: the user read once per request with his roles and language (issue 5)."""
 
 from __future__ import annotations
 
@@ -7,9 +7,9 @@ from django.contrib.auth.models import Group, User
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
-from casino.models import StaffPreference
-from casino.roles import Role
-from casino.staff import StaffBackend, language_of, roles_of
+from establishment.models import StaffPreference
+from establishment.roles import Role
+from establishment.staff import StaffBackend, language_of, roles_of
 
 pytestmark = pytest.mark.django_db
 

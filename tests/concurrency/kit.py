@@ -18,9 +18,9 @@ from typing import Any
 from django.contrib.auth.models import Group, User
 from django.db.models import Case, F, Sum, When
 
-from casino.models import GamingSession, Player
-from casino.roles import Role
-from casino.services import gaming_session_open
+from establishment.models import GamingSession, Player
+from establishment.roles import Role
+from establishment.services import gaming_session_open
 from ledger.models import Account, AccountKind, Entry, Side, Transaction
 from tables.engine import results_of
 from tables.models import AssignmentRole, Table, TableEvent, TableSession

@@ -10,9 +10,9 @@ import pytest
 from django.contrib.auth.models import Group, User
 from django.test import Client
 
-from casino.models import Player
-from casino.roles import Role
-from casino.services import gaming_session_open
+from establishment.models import Player
+from establishment.roles import Role
+from establishment.services import gaming_session_open
 from tables.models import AssignmentRole, TableSession
 from tables.services import staff_assign, table_create, table_session_open
 

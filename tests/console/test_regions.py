@@ -13,7 +13,7 @@ import pytest
 from django.test import Client
 from django.urls import reverse
 
-from casino.models import StaffPreference
+from establishment.models import StaffPreference
 from tables.console import regions
 from tables.selectors import cagnotte_balance_get, table_state_get
 from tables.services import RuleRefusedError

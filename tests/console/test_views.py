@@ -14,7 +14,7 @@ import pytest
 from django.test import Client
 from django.urls import reverse
 
-from casino.models import StaffPreference
+from establishment.models import StaffPreference
 from tables.models import Coup, TableEvent, VoidDecision
 from tests.console.conftest import Floor
 

@@ -53,7 +53,7 @@ SETUP = """
 import django
 django.setup()
 from casino.management.commands.demo_data import DEMO_TABLES
-from casino.models import GamingSession, Player
+from establishment.models import GamingSession, Player
 from django.contrib.auth.models import User
 from tables.models import AssignmentRole, Table
 from tables.services import record, staff_assign, table_create, table_session_open

@@ -5,10 +5,10 @@ from dataclasses import dataclass
 import pytest
 from django.contrib.auth.models import User
 
-from casino.models import GamingSession
+from establishment.models import GamingSession
 from ledger.models import Account
-from ledger.services import cagnotte_account, player_position_account
 from tests.factories import GamingSessionFactory, PlayerFactory, TableFactory, UserFactory
+from tests.ledger.accounts import cagnotte_account, player_position_account
 
 
 @dataclass

@@ -4,7 +4,7 @@ import pytest
 from django.db import IntegrityError, connection, transaction
 from hypothesis import given, strategies as st
 
-from casino.errors import ErrorCode
+from establishment.errors import ErrorCode
 from ledger.models import Account, AccountKind, Entry, Side, Transaction
 from ledger.selectors import account_balance_get, unbalanced_transaction_list
 from ledger.services import (

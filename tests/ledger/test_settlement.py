@@ -11,12 +11,12 @@ from typing import Any
 import pytest
 from django.contrib.auth.models import User
 
-from casino.models import GamingSession, Player
-from casino.roles import Role
-from casino.services import gaming_session_open
-from ledger.models import ReportFile, ReportStatus, SettlementReport
-from ledger.reports.builders import canonical_json, sha256_hex
-from ledger.reports.services import settlement_content_build, settlement_report_generate
+from establishment.models import GamingSession, Player
+from establishment.roles import Role
+from establishment.services import gaming_session_open
+from reports.builders import canonical_json, sha256_hex
+from reports.models import ReportFile, ReportStatus, SettlementReport
+from reports.services import settlement_content_build, settlement_report_generate
 from tables.engine.settlement import CAGNOTTE, RELIQUAT_PREFIX, RESERVE_FUND
 from tables.models import AssignmentRole
 from tables.services import gaming_session_close, staff_assign

@@ -14,29 +14,19 @@ from django.db import connection
 from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
 
-from ledger.models import (
-    Account,
-    AccountKind,
-    ReportFile,
-    ReportStatus,
-    SettlementReport,
-    TableReconciliation,
-)
-from ledger.reports.builders import canonical_json, sha256_hex
-from ledger.reports.renderers import PDF_FILE, report_files_render, report_pdf_render
-from ledger.reports.services import (
+from ledger.models import Account, AccountKind
+from ledger.services import Leg, post
+from reports.builders import canonical_json, sha256_hex
+from reports.models import ReportFile, ReportStatus, SettlementReport, TableReconciliation
+from reports.renderers import PDF_FILE, report_files_render, report_pdf_render
+from reports.selectors import ledger_marks_from_totals, report_without_pdf_list, settlement_rows_get
+from reports.services import (
     settlement_content_build,
     settlement_report_generate,
     table_reconciliation_store,
     table_summaries_get,
 )
-from ledger.selectors import (
-    ledger_marks_from_totals,
-    report_without_pdf_list,
-    settlement_rows_get,
-)
-from ledger.services import Leg, post
-from ledger.tasks import reconcile_table_session, render_report_pdf, settlement_sweep
+from reports.tasks import reconcile_table_session, render_report_pdf, settlement_sweep
 from tables.models import TableSession
 from tables.services import gaming_session_close, table_session_close
 from tables.services.journal import last_seq_get
@@ -59,10 +49,10 @@ def _close_without_table_tasks(night: Night, capture: Capture) -> None:
     with capture(execute=False) as callbacks:
         gaming_session_close(gaming_session=night.gaming_session, user=night.manager)
     names = [_task_name(c) for c in callbacks]
-    assert names.count("ledger.reconcile_table_session") == len(night.runs)
-    assert names[-1] == "ledger.settle_session"  # the tables' go first
+    assert names.count("reports.reconcile_table_session") == len(night.runs)
+    assert names[-1] == "reports.settle_session"  # the tables' go first
     for callback, name in zip(callbacks, names, strict=True):
-        if name != "ledger.reconcile_table_session":
+        if name != "reports.reconcile_table_session":
             callback()
 
 
@@ -83,7 +73,7 @@ def test_closing_a_table_sends_its_reconciliation_after_commit(
     with django_capture_on_commit_callbacks(execute=False) as callbacks:
         table_session_close(table_session=table_session, user=night.manager)
     assert not TableReconciliation.objects.exists()  # nothing before the commit
-    sent = [c for c in callbacks if _task_name(c) == "ledger.reconcile_table_session"]
+    sent = [c for c in callbacks if _task_name(c) == "reports.reconcile_table_session"]
     assert len(sent) == 1
     sent[0]()
 

@@ -12,18 +12,18 @@ from django.test import Client
 from django.urls import reverse
 from django.utils import timezone
 
-from casino.errors import DomainError, ErrorCode, PermissionDeniedError
-from casino.roles import Role
-from ledger.models import CountedCagnotte, ReportStatus, SettlementReport
-from ledger.reports.counts import cagnotte_compare
-from ledger.reports.services import (
+from establishment.errors import DomainError, ErrorCode, PermissionDeniedError
+from establishment.roles import Role
+from reports.counts import cagnotte_compare
+from reports.models import CountedCagnotte, ReportStatus, SettlementReport
+from reports.selectors import unsettled_session_list
+from reports.services import (
     cagnotte_count_record,
     reconciliation_rerun,
     report_sign_off,
     settlement_report_generate,
 )
-from ledger.selectors import unsettled_session_list
-from ledger.tasks import settle_session, settlement_sweep
+from reports.tasks import settle_session, settlement_sweep
 from tables.models import Table
 from tests.factories import UserFactory
 from tests.ledger.test_settlement import SESSION_SCENARIOS, Night, close_night, play_night

@@ -24,8 +24,8 @@ import redis
 from django.contrib.auth.models import Group
 from django.db import connection
 
-from casino.roles import Role
-from ledger.models import ReportFile, ReportStatus, SettlementReport
+from establishment.roles import Role
+from reports.models import ReportFile, ReportStatus, SettlementReport
 from tests.ledger.test_settlement import SESSION_SCENARIOS, Night, play_night
 from tests.subprocess_env import BIN, ROOT, clean_env
 
@@ -154,7 +154,7 @@ def _python(code: str) -> subprocess.CompletedProcess[str]:
 def _close(night: Night) -> subprocess.CompletedProcess[str]:
     return _python(
         "from django.contrib.auth.models import User\n"
-        "from casino.models import GamingSession\n"
+        "from establishment.models import GamingSession\n"
         "from tables.services import gaming_session_close\n"
         f"session = GamingSession.objects.get(pk={night.gaming_session.pk})\n"
         f"manager = User.objects.get(pk={night.manager.pk})\n"
@@ -164,7 +164,7 @@ def _close(night: Night) -> subprocess.CompletedProcess[str]:
 
 def _send_again(night: Night, times: int) -> None:
     result = _python(
-        "from ledger.tasks import settle_session\n"
+        "from reports.tasks import settle_session\n"
         f"for _ in range({times}):\n"
         f"    settle_session.delay({night.gaming_session.pk})\n"
     )
@@ -239,7 +239,7 @@ def _blocking_lock() -> psycopg.Connection[Any]:
         password=db["PASSWORD"] or None,
         dbname=db["NAME"],
     )
-    holder.execute("LOCK TABLE ledger_reportfile IN ACCESS EXCLUSIVE MODE")
+    holder.execute("LOCK TABLE reports_reportfile IN ACCESS EXCLUSIVE MODE")
     return holder
 
 

@@ -10,8 +10,8 @@ from django.db import IntegrityError, connection, transaction
 from django.utils import timezone
 
 from ledger.models import Account, Entry, Transaction
-from ledger.services import cagnotte_account, player_position_account
 from tests.factories import GamingSessionFactory, PlayerFactory, TableFactory, UserFactory
+from tests.ledger.accounts import cagnotte_account, player_position_account
 
 pytestmark = [
     pytest.mark.postgres,

@@ -18,8 +18,8 @@ from typing import Any
 import pytest
 from django.contrib.auth.models import User
 
-from casino.errors import NotFoundError, PermissionDeniedError
-from casino.roles import Role
+from establishment.errors import NotFoundError, PermissionDeniedError
+from establishment.roles import Role
 from tables.models import AssignmentRole, Coup, CroupierAssignment, TableSession, VoidRequest
 from tables.services import (
     gaming_session_close,

@@ -2,7 +2,7 @@
 
 Tables (number, game, settings: the cagnotte's rate among them) are the manager's; the gaming
 session, openings, staff on duty and the players' register are an inspector's or a manager's;
-a sabot is brought by the croupier on duty or an inspector (`casino.roles`). A refusal is a
+a sabot is brought by the croupier on duty or an inspector (`establishment.roles`). A refusal is a
 403 `permission_denied` that writes nothing; a write leaves its audit row with the actor.
 """
 
@@ -14,10 +14,10 @@ from typing import Any
 import pytest
 from django.contrib.auth.models import User
 
-from casino.errors import ErrorCode, PermissionDeniedError
-from casino.models import AuditEntry, GamingSession, Player
-from casino.roles import Role
-from casino.services import gaming_session_open, player_create
+from establishment.errors import ErrorCode, PermissionDeniedError
+from establishment.models import AuditEntry, GamingSession, Player
+from establishment.roles import Role
+from establishment.services import gaming_session_open, player_create
 from tables.models import AssignmentRole, CroupierAssignment, Sabot, Table, TableSession
 from tables.services import sabot_open, staff_assign, table_create, table_session_open
 from tests.factories import GamingSessionFactory, TableFactory, TableSessionFactory, UserFactory

@@ -15,8 +15,8 @@ from typing import Any
 
 import pytest
 
-from casino.errors import DomainError, ErrorCode, PermissionDeniedError
-from casino.models import AuditEntry
+from establishment.errors import DomainError, ErrorCode, PermissionDeniedError
+from establishment.models import AuditEntry
 from ledger.models import Transaction
 from tables.models import Coup, EventKind, TableEvent, TableSession, VoidDecision
 from tables.selectors import (

@@ -19,7 +19,7 @@ import time
 import pytest
 from django.db import connection
 
-from casino.models import AuditEntry
+from establishment.models import AuditEntry
 from ledger.models import Transaction
 from tables.models import Coup, EventKind, TableEvent, TableSession
 from tables.services.journal import last_seq_get

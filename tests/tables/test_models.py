@@ -4,8 +4,8 @@ import pytest
 from django.core.exceptions import ValidationError
 from django.db import IntegrityError, transaction
 
-from casino.errors import InvalidStateError
-from casino.roles import Role
+from establishment.errors import InvalidStateError
+from establishment.roles import Role
 from tables.models import AssignmentRole, ImmutableFieldError, Sabot, TableSession
 from tables.services import (
     StaffRoleError,

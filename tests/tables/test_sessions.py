@@ -13,8 +13,8 @@ from typing import Any
 
 import pytest
 
-from casino.errors import DomainError, ErrorCode, InvalidStateError, PermissionDeniedError
-from casino.models import AuditEntry
+from establishment.errors import DomainError, ErrorCode, InvalidStateError, PermissionDeniedError
+from establishment.models import AuditEntry
 from ledger.models import Account, AccountKind
 from ledger.selectors import account_balance_get
 from tables.models import (

@@ -38,7 +38,7 @@ from hypothesis.stateful import (
     run_state_machine_as_test,
 )
 
-from casino.errors import DomainError
+from establishment.errors import DomainError
 from ledger.models import Account, AccountKind
 from ledger.selectors import account_balance_get
 from tables.engine import Action, GameState, LegalAction, RuleError, step

@@ -6,7 +6,7 @@ import pytest
 from django.contrib.auth.models import User
 from django.core.exceptions import ValidationError
 
-from casino.roles import Role
+from establishment.roles import Role
 from tables.engine import GAMES
 from tables.models import Game, Table
 from tables.services import table_create
@@ -17,7 +17,7 @@ pytestmark = pytest.mark.django_db
 
 @pytest.fixture
 def manager() -> User:
-    """Tables are configured by a manager (casino.roles.TABLE_CONFIGURERS)."""
+    """Tables are configured by a manager (establishment.roles.TABLE_CONFIGURERS)."""
     return UserFactory.create(roles=[Role.MANAGER])
 
 

@@ -1,0 +1,23 @@
+"""The establishment's API: who is calling, staff, players, gaming sessions."""
+
+from __future__ import annotations
+
+from django.urls import URLPattern, URLResolver, path
+
+from establishment.api import views
+
+urlpatterns: list[URLPattern | URLResolver] = [
+    path("auth/token/", views.AuthTokenCreateApi.as_view(), name="auth-token"),
+    path("me/", views.MeApi.as_view(), name="me"),
+    path("staff/", views.StaffListApi.as_view(), name="staff-list"),
+    path("players/", views.PlayerListApi.as_view(), name="player-list"),
+    path("players/create/", views.PlayerCreateApi.as_view(), name="player-create"),
+    path("players/<uuid:player_id>/", views.PlayerDetailApi.as_view(), name="player-detail"),
+    path("gaming-sessions/", views.GamingSessionListApi.as_view(), name="gaming-session-list"),
+    path("gaming-sessions/open/", views.GamingSessionOpenApi.as_view(), name="gaming-session-open"),
+    path(
+        "gaming-sessions/<uuid:gaming_session_id>/",
+        views.GamingSessionDetailApi.as_view(),
+        name="gaming-session-detail",
+    ),
+]

@@ -1,0 +1,127 @@
+"""OpenAPI details drf-spectacular cannot infer: the error responses and the idempotency header.
+
+Every operation can answer an error in the one shape `{"code", "message", "extra"}`
+(establishment/http/api_errors.py); `error_responses_add` documents it once for all operations
+instead of repeating it on every view: 400 (request shape), 401 (no or bad credentials), 403 (role
+or table), 404 (unknown or not visible) everywhere; 409 (stale sequence number, conflict,
+idempotency key reused) and 422 (refused by the rules or a service) on writes.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from drf_spectacular import openapi
+from drf_spectacular.utils import OpenApiParameter
+
+ERROR_COMPONENT = "Error"
+
+ERROR_SCHEMA: dict[str, Any] = {
+    "type": "object",
+    "description": "Every error the API answers.",
+    "properties": {
+        "code": {
+            "type": "string",
+            "description": (
+                "Stable code: the rules' code (E_…) for an action the engine refused, else the "
+                "service's (stale_sequence, permission_denied, not_found, invalid, …)."
+            ),
+        },
+        "message": {"type": "string", "description": "What was wrong, in plain words."},
+        "extra": {
+            "type": "object",
+            "additionalProperties": True,
+            "description": (
+                "Data about the error: `expected_seq` for a stale sequence number, `fields` for "
+                "invalid input, …"
+            ),
+        },
+    },
+    "required": ["code", "message", "extra"],
+}
+
+_ALWAYS = {
+    "400": "The request is malformed (`invalid`, `parse_error`); `extra.fields` says where.",
+    "401": "No credentials, or bad ones (`not_authenticated`, `authentication_failed`).",
+    "403": "Your role or your table does not allow this (`permission_denied`).",
+    "404": "Not found, or not visible to you (`not_found`).",
+}
+_WRITES = {
+    "409": (
+        "The table moved on (`stale_sequence`, with `extra.expected_seq`), the idempotency key "
+        "was used for another request (`idempotency_conflict`), or the state does not allow "
+        "it now (`table_closed`, `table_interrupted`, `coup_in_progress`, …)."
+    ),
+    "422": (
+        "Refused by the rules (the engine's code: `E_WRONG_STATE`, `E_BAD_ACTION`, …) or by a "
+        "service (`unknown_player`, `E_SETTING`, `unique`, …)."
+    ),
+}
+_METHODS = ("get", "post", "put", "patch", "delete")
+
+
+def error_responses_add(
+    result: dict[str, Any], generator: Any, request: Any, public: bool
+) -> dict[str, Any]:
+    """drf-spectacular postprocessing hook: the Error component and the error responses."""
+    schemas = result.setdefault("components", {}).setdefault("schemas", {})
+    schemas[ERROR_COMPONENT] = ERROR_SCHEMA
+    reference = {"$ref": f"#/components/schemas/{ERROR_COMPONENT}"}
+    for operations in result.get("paths", {}).values():
+        for method, operation in operations.items():
+            if method not in _METHODS:
+                continue
+            wanted = dict(_ALWAYS)
+            if method != "get":
+                wanted |= _WRITES
+            responses = operation.setdefault("responses", {})
+            for status_code, description in wanted.items():
+                responses.setdefault(
+                    status_code,
+                    {
+                        "description": description,
+                        "content": {"application/json": {"schema": reference}},
+                    },
+                )
+    return result
+
+
+IDEMPOTENCY_KEY = OpenApiParameter(
+    name="Idempotency-Key",
+    type={"type": "string", "minLength": 1, "maxLength": 200},
+    location=OpenApiParameter.HEADER,
+    required=True,
+    description=(
+        "A key the client makes once per action it means to record (a UUID is good). Sending the "
+        "same request with the same key again — a retry after a lost answer, a double click — "
+        "records and books nothing more and answers the same body; the same key with a "
+        "different body is refused (409 `idempotency_conflict`). 1 to 200 characters."
+    ),
+)
+
+
+class AutoSchema(openapi.AutoSchema):
+    """Names the components of nested `InputSerializer`/`OutputSerializer` after their view.
+
+    `ActionRecordApi.InputSerializer` becomes `ActionRecordInput` (HackSoft's nested serializers
+    would otherwise all be called `Input`/`Output` and collide).
+    """
+
+    def get_serializer_name(self, serializer: Any, direction: Any) -> str:
+        qualname = (serializer if isinstance(serializer, type) else type(serializer)).__qualname__
+        if "." in qualname:
+            outer, inner = qualname.rsplit(".", 1)
+            outer = outer.rsplit(".", 1)[-1].removesuffix("Api")
+            return outer + inner.removesuffix("Serializer")
+        name: str = super().get_serializer_name(serializer, direction)
+        return name
+
+    def get_operation_id(self) -> str:
+        """The view's name in snake case: `ActionRecordApi` → `action_record`.
+
+        Views are `<Entity><Action>Api` with one method each, so the names are unique and read
+        well in a generated client (`client.action_record(...)`, `client.table_state(...)`).
+        """
+        name = type(self.view).__name__.removesuffix("Api")
+        return re.sub(r"(?<!^)(?=[A-Z])", "_", name).lower()

@@ -1,0 +1,22 @@
+"""Staff roles. Each role is a Django group created by migration tables/0003_staff_roles."""
+
+from __future__ import annotations
+
+from django.db import models
+from django.utils.translation import gettext_lazy as _
+
+
+class Role(models.TextChoices):
+    CROUPIER = "croupier", _("Croupier")
+    CHANGEUR = "changeur", _("Changeur")
+    INSPECTOR = "inspector", _("Table inspector (chef de partie)")
+    AUDITOR = "auditor", _("Auditor")
+    MANAGER = "manager", _("Manager")
+
+
+# Who may configure: the tables themselves (number, game, settings: the cagnotte's rate among
+# them) are the manager's; gaming sessions, openings, staff on duty and the players' register
+# are an inspector's or a manager's. The services check these (`establishment.staff.role_required`);
+# the console and the API ask the same sets to show, or refuse early, what a user may not do.
+TABLE_CONFIGURERS = frozenset({Role.MANAGER})
+SUPERVISORS = frozenset({Role.MANAGER, Role.INSPECTOR})

@@ -1,0 +1,101 @@
+"""Writes for the establishment: players, gaming sessions, and the audit log every service writes.
+
+Who may do what is checked here, in the service, whatever calls it (console, API, a command):
+the role sets are `establishment.roles.SUPERVISORS` and `TABLE_CONFIGURERS`.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from django.db import transaction
+from django.utils import timezone
+
+from establishment.models import AuditEntry, GamingSession, Player
+from establishment.roles import SUPERVISORS
+from establishment.staff import role_required
+
+if TYPE_CHECKING:
+    from django.contrib.auth.models import User
+
+
+# -- the audit log (STYLE.md rule 7) -------------------------------------------------------------
+
+
+def audit_entry(
+    *,
+    user: User,
+    action: str,
+    table_session: Any = None,
+    gaming_session: GamingSession | None = None,
+    client: str = "",
+    at: Any = None,
+    **data: Any,
+) -> AuditEntry:
+    """One audit row, not yet saved. `table_session` is a `tables.models.TableSession` (its
+    gaming session is the row's when none is given)."""
+    if gaming_session is None and table_session is not None:
+        gaming_session = table_session.gaming_session
+    return AuditEntry(
+        at=at or timezone.now(),
+        actor=user,
+        action=action,
+        client=client[:200],
+        gaming_session=gaming_session,
+        table_session_id=table_session.pk if table_session else None,
+        data=data,
+    )
+
+
+def audit(
+    *,
+    user: User,
+    action: str,
+    table_session: Any = None,
+    gaming_session: GamingSession | None = None,
+    client: str = "",
+    **data: Any,
+) -> AuditEntry:
+    """One audit row, in the caller's transaction (STYLE.md rule 7)."""
+    entry = audit_entry(
+        user=user,
+        action=action,
+        table_session=table_session,
+        gaming_session=gaming_session,
+        client=client,
+        **data,
+    )
+    entry.save()
+    return entry
+
+
+# -- players and gaming sessions ------------------------------------------------------------------
+
+
+@transaction.atomic
+def player_create(*, name: str, member_number: str, created_by: User, client: str = "") -> Player:
+    """Register a player (an inspector or a manager), with the audit row of who did."""
+    role_required(created_by, SUPERVISORS, "register a player")
+    player = Player(name=name, member_number=member_number)
+    player.full_clean()
+    player.save()
+    audit(
+        user=created_by,
+        action="player_create",
+        client=client,
+        player=str(player.public_id),
+        member_number=player.member_number,
+        name=player.name,
+    )
+    return player
+
+
+@transaction.atomic
+def gaming_session_open(*, opened_by: User, client: str = "") -> GamingSession:
+    """Open the night's gaming session (an inspector or a manager)."""
+    role_required(opened_by, SUPERVISORS, "open a gaming session")
+    session = GamingSession(opened_at=timezone.now(), opened_by=opened_by)
+    session.full_clean()
+    session.save()
+    audit(user=opened_by, action="gaming_session_open", gaming_session=session, client=client)
+    return session

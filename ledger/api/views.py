@@ -1,0 +1,203 @@
+"""The books, read only: accounts with their balances, transactions with their entries.
+
+Auditors, managers and inspectors. Nothing here writes: only `ledger.services.post` does, and
+corrections are reversals approved through a void (docs/ledger.md).
+"""
+
+from __future__ import annotations
+
+from uuid import UUID
+
+from django.db.models import QuerySet
+from django_filters import rest_framework as filters
+from drf_spectacular.utils import extend_schema
+from rest_framework import serializers
+from rest_framework.request import Request
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from establishment.errors import NotFoundError
+from establishment.http.fields import UsernameField
+from establishment.http.pagination import DateTimeFilter, ListApi, Pagination
+from establishment.http.permissions import IsStaff, ReadsEverything
+from ledger.models import Account, AccountKind, Entry, Side, Transaction
+from ledger.selectors import account_balance_get
+
+_PERMISSIONS = [IsStaff, ReadsEverything]
+
+# -- accounts --------------------------------------------------------------------------------
+
+
+class AccountOutputSerializer(serializers.ModelSerializer[Account]):
+    """A place chips can be (COM-5.2). Its balance is credits minus debits (docs/ledger.md)."""
+
+    player = serializers.CharField(
+        source="player.member_number", allow_null=True, read_only=True, help_text="Member number."
+    )
+    gaming_session = serializers.UUIDField(
+        source="gaming_session.public_id", allow_null=True, read_only=True
+    )
+    table = serializers.UUIDField(source="table.public_id", allow_null=True, read_only=True)
+    table_number = serializers.IntegerField(source="table.number", allow_null=True, read_only=True)
+    table_session = serializers.UUIDField(
+        source="table_session.public_id", allow_null=True, read_only=True
+    )
+    balance_chips = serializers.SerializerMethodField()
+
+    class Meta:
+        model = Account
+        fields = [
+            "public_id",
+            "kind",
+            "player",
+            "gaming_session",
+            "table",
+            "table_number",
+            "table_session",
+            "coup_number",
+            "created_at",
+            "balance_chips",
+        ]
+
+    def get_balance_chips(self, account: Account) -> int:
+        return account_balance_get(account=account)
+
+
+class AccountFilter(filters.FilterSet):
+    kind = filters.ChoiceFilter(choices=AccountKind.choices)
+    gaming_session = filters.UUIDFilter(field_name="gaming_session__public_id")
+    table_session = filters.UUIDFilter(field_name="table_session__public_id")
+    table = filters.UUIDFilter(field_name="table__public_id")
+    member_number = filters.CharFilter(field_name="player__member_number")
+
+    class Meta:
+        model = Account
+        fields: list[str] = []
+
+
+def _accounts() -> QuerySet[Account]:
+    return Account.objects.select_related("player", "gaming_session", "table", "table_session")
+
+
+class AccountPagination(Pagination):
+    # Each balance is read by `account_balance_get`, the books' one reading of a balance: a
+    # page is kept to 100 accounts.
+    max_page_size = 100
+
+
+class AccountListApi(ListApi):
+    """Accounts with their balance in chips. A player's result in a gaming session is his
+    `player_position` account; the cagnotte and the reserve fund are per table and session."""
+
+    permission_classes = _PERMISSIONS
+    pagination_class = AccountPagination
+    filterset_class = AccountFilter
+    queryset = Account.objects.none()
+
+    @extend_schema(responses=AccountOutputSerializer(many=True), tags=["ledger"])
+    def get(self, request: Request) -> Response:
+        return self.page(request, _accounts().order_by("pk"), AccountOutputSerializer)
+
+
+class AccountDetailApi(APIView):
+    permission_classes = _PERMISSIONS
+
+    @extend_schema(responses=AccountOutputSerializer, tags=["ledger"])
+    def get(self, request: Request, account_id: UUID) -> Response:
+        found = _accounts().filter(public_id=account_id).first()
+        if found is None:
+            raise NotFoundError("No such account.")
+        return Response(AccountOutputSerializer(found).data)
+
+
+# -- transactions ----------------------------------------------------------------------------
+
+
+class EntryOutputSerializer(serializers.ModelSerializer[Entry]):
+    account = serializers.UUIDField(source="account.public_id", read_only=True)
+    account_kind = serializers.ChoiceField(
+        source="account.kind", choices=AccountKind.choices, read_only=True
+    )
+    side = serializers.ChoiceField(choices=Side.choices, read_only=True)
+    amount_chips = serializers.IntegerField(source="amount", read_only=True)
+
+    class Meta:
+        model = Entry
+        fields = ["account", "account_kind", "side", "amount_chips", "reason"]
+
+
+class TransactionOutputSerializer(serializers.ModelSerializer[Transaction]):
+    """A balanced set of entries posted at once: debits and credits sum to zero."""
+
+    posted_by = UsernameField(source="posted_by.username")
+    gaming_session = serializers.UUIDField(
+        source="gaming_session.public_id", allow_null=True, read_only=True
+    )
+    table_session = serializers.UUIDField(
+        source="table_session.public_id", allow_null=True, read_only=True
+    )
+    reverses = serializers.UUIDField(source="reverses.public_id", allow_null=True, read_only=True)
+    reversed_by = serializers.UUIDField(
+        source="reversed_by.public_id", allow_null=True, read_only=True
+    )
+    entries = EntryOutputSerializer(many=True, read_only=True)
+
+    class Meta:
+        model = Transaction
+        fields = [
+            "public_id",
+            "idempotency_key",
+            "posted_at",
+            "posted_by",
+            "memo",
+            "gaming_session",
+            "table_session",
+            "reverses",
+            "reversed_by",
+            "entries",
+        ]
+
+
+class TransactionFilter(filters.FilterSet):
+    gaming_session = filters.UUIDFilter(field_name="gaming_session__public_id")
+    table_session = filters.UUIDFilter(field_name="table_session__public_id")
+    account = filters.UUIDFilter(
+        field_name="entries__account__public_id", distinct=True, label="Only those touching it."
+    )
+    posted_after = DateTimeFilter(field_name="posted_at", lookup_expr="gte")
+    posted_before = DateTimeFilter(field_name="posted_at", lookup_expr="lt")
+
+    class Meta:
+        model = Transaction
+        fields: list[str] = []
+
+
+def _transactions() -> QuerySet[Transaction]:
+    return Transaction.objects.select_related(
+        "posted_by", "gaming_session", "table_session", "reverses", "reversed_by"
+    ).prefetch_related("entries__account")
+
+
+class TransactionListApi(ListApi):
+    """Ledger transactions in the order they were posted, each with its entries."""
+
+    permission_classes = _PERMISSIONS
+    filterset_class = TransactionFilter
+    queryset = Transaction.objects.none()
+
+    @extend_schema(responses=TransactionOutputSerializer(many=True), tags=["ledger"])
+    def get(self, request: Request) -> Response:
+        return self.page(
+            request, _transactions().order_by("posted_at", "pk"), TransactionOutputSerializer
+        )
+
+
+class TransactionDetailApi(APIView):
+    permission_classes = _PERMISSIONS
+
+    @extend_schema(responses=TransactionOutputSerializer, tags=["ledger"])
+    def get(self, request: Request, transaction_id: UUID) -> Response:
+        found = _transactions().filter(public_id=transaction_id).first()
+        if found is None:
+            raise NotFoundError("No such transaction.")
+        return Response(TransactionOutputSerializer(found).data)

@@ -1,0 +1,36 @@
+"""The settlement reports' API: read and download."""
+
+from __future__ import annotations
+
+from django.urls import URLPattern, URLResolver, path, register_converter
+
+from reports.api import views
+
+
+class ReportFileNameConverter:
+    """A settlement report's file name in a URL (`settlement.pdf`, `players.csv`, …)."""
+
+    regex = views.FILE_NAME_PATTERN
+
+    def to_python(self, value: str) -> str:
+        return value
+
+    def to_url(self, value: str) -> str:
+        return value
+
+
+register_converter(ReportFileNameConverter, "report_file_name")
+
+urlpatterns: list[URLPattern | URLResolver] = [
+    path("settlement-reports/", views.ReportListApi.as_view(), name="report-list"),
+    path(
+        "settlement-reports/<uuid:report_id>/",
+        views.ReportDetailApi.as_view(),
+        name="report-detail",
+    ),
+    path(
+        "settlement-reports/<uuid:report_id>/files/<report_file_name:name>",
+        views.ReportFileApi.as_view(),
+        name="report-file",
+    ),
+]

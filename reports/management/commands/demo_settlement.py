@@ -1,0 +1,193 @@
+"""A closed, settled gaming session for the demo: a few coups of each game recorded through
+`tables.services.record` (from the scenario corpus, demo_settlement.json), an undo, a voided
+coup, an interruption; then `gaming_session_close` and its settlement report.
+
+Idempotent: when the demo session exists, it only makes sure its report is there.
+Run after `demo_data` (which creates the manager, the inspector and the auditor).
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+from django.conf import settings
+from django.contrib.auth.models import Group, User
+from django.core.management.base import BaseCommand, CommandError, CommandParser
+from django.urls import reverse
+
+from establishment.models import GamingSession, Player
+from establishment.roles import Role
+from establishment.services import gaming_session_open
+from reports.models import SettlementReport
+from reports.services import settlement_report_generate
+from tables.models import AssignmentRole, Coup, Table, TableEvent, TableSession
+from tables.services import (
+    gaming_session_close,
+    record,
+    staff_assign,
+    table_create,
+    table_interrupt,
+    table_resume,
+    table_session_open,
+    undo,
+    void_decide,
+    void_request,
+)
+from tables.services.journal import last_seq_get
+
+DATA = Path(__file__).with_name("demo_settlement.json")
+
+
+def _user(username: str, role: Role) -> User:
+    """A demo staff member; demo_data sets the passwords of the ones it knows."""
+    user, created = User.objects.get_or_create(
+        username=username, defaults={"first_name": username.capitalize()}
+    )
+    if created:
+        user.set_unusable_password()
+        user.save()
+    user.groups.add(Group.objects.get(name=role))
+    return user
+
+
+class Command(BaseCommand):
+    help = "Record, close and settle a demo gaming session (never on a production database)."
+
+    def add_arguments(self, parser: CommandParser) -> None:
+        parser.add_argument(
+            "--allow-without-debug",
+            action="store_true",
+            help="Run even when DEBUG is off (tests).",
+        )
+
+    def handle(self, *args: Any, **options: Any) -> None:
+        if not settings.DEBUG and not options["allow_without_debug"]:
+            raise CommandError("demo_settlement writes demo data: run it with DJANGO_DEBUG=true.")
+        data = json.loads(DATA.read_text(encoding="utf-8"))
+        first = data["tables"][0]["number"]
+        done = TableSession.objects.filter(table__number=first).select_related("gaming_session")
+        session = done.first().gaming_session if done.exists() else self._play(data)  # type: ignore[union-attr]
+        report = settlement_report_generate(gaming_session_id=session.pk)
+        if report is None:
+            raise CommandError("The demo gaming session is not closed.")
+        report = SettlementReport.objects.get(pk=report.pk)
+        self.stdout.write(
+            self.style.SUCCESS(
+                f"Settled demo session: {report.get_status_display()} — "
+                f"http://127.0.0.1:8000{reverse('reports:detail', args=[report.public_id])}"
+            )
+        )
+
+    def _play(self, data: dict[str, Any]) -> GamingSession:
+        manager = _user("manager", Role.MANAGER)
+        inspector = _user("inspector", Role.INSPECTOR)
+        croupier = _user("croupier-settled", Role.CROUPIER)
+        changeur = _user("changeur-settled", Role.CHANGEUR)
+        manager.groups.add(Group.objects.get(name=Role.INSPECTOR))  # closes the tables too
+        for member, name in data["players"].items():
+            Player.objects.get_or_create(member_number=member, defaults={"name": name})
+        session = gaming_session_open(opened_by=manager)
+        tables: dict[str, TableSession] = {}
+        for spec in data["tables"]:
+            table = Table.objects.filter(number=spec["number"], is_active=True).first()
+            if table is None:
+                table = table_create(
+                    number=spec["number"],
+                    game=spec["game"],
+                    settings=spec["settings"],
+                    seat_count=spec["seat_count"],
+                    created_by=manager,
+                )
+            table_session = table_session_open(
+                table=table,
+                gaming_session=session,
+                opened_by=manager,
+                seats={int(seat): code for seat, code in spec["seats"].items()},
+                standing=spec["standing"],
+                client="demo_settlement",
+            )
+            staff_assign(
+                table_session=table_session,
+                staff=croupier,
+                role=AssignmentRole.CROUPIER,
+                assigned_by=manager,
+            )
+            staff_assign(
+                table_session=table_session,
+                staff=changeur,
+                role=AssignmentRole.CHANGEUR,
+                assigned_by=manager,
+            )
+            for index, action in enumerate(spec["actions"]):
+                if spec["game"] == "pontoon" and index == 3:
+                    self._pause(table_session, inspector)
+                self._record(table_session, croupier, action, f"{spec['number']}:{index}")
+            tables[spec["game"]] = table_session
+        self._corrections(tables["chemin_de_fer"], croupier, inspector)
+        gaming_session_close(gaming_session=session, user=manager, client="demo_settlement")
+        # Out of service once played: the demo floor keeps its five open tables on the home page.
+        for spec in data["tables"]:
+            Table.objects.filter(number=spec["number"], is_active=True).update(is_active=False)
+        session.refresh_from_db()
+        return session
+
+    @staticmethod
+    def _record(table_session: TableSession, user: User, action: dict[str, Any], key: str) -> None:
+        record(
+            table_session=table_session,
+            action=action,
+            expected_seq=last_seq_get(table_session) + 1,
+            user=user,
+            idempotency_key=f"demo-settled:{key}",
+            client="demo_settlement",
+        )
+
+    @staticmethod
+    def _pause(table_session: TableSession, inspector: User) -> None:
+        table_interrupt(
+            table_session=table_session,
+            expected_seq=last_seq_get(table_session) + 1,
+            user=inspector,
+            idempotency_key=f"demo-settled:pause:{table_session.pk}",
+            reason="Change of croupier",
+        )
+        table_resume(
+            table_session=table_session,
+            expected_seq=last_seq_get(table_session) + 1,
+            user=inspector,
+            idempotency_key=f"demo-settled:resume:{table_session.pk}",
+            reason="Croupier back",
+        )
+
+    def _corrections(self, table_session: TableSession, croupier: User, inspector: User) -> None:
+        """An undo (a standing player entered by mistake) and a voided coup (a wrong card)."""
+        self._record(
+            table_session,
+            croupier,
+            {"type": "add_standing", "actor": "croupier", "player": "H21-Z"},
+            "slip",
+        )
+        undo(
+            table_session=table_session,
+            expected_seq=last_seq_get(table_session) + 1,
+            user=croupier,
+            idempotency_key="demo-settled:undo",
+            reason="Wrong player entered",
+        )
+        last = Coup.objects.filter(table_session=table_session).order_by("-settled_seq").first()
+        if last is not None:
+            request = void_request(
+                coup=last, user=croupier, reason="The banker's second card was misread."
+            )
+            decision = void_decide(
+                request=request, user=inspector, approve=True, note="Seen on video."
+            )
+            # The croupier records the coup again, as it was really played.
+            assert decision.event is not None
+            again = TableEvent.objects.filter(
+                table_session=table_session, seq__in=decision.event.sets_aside
+            ).order_by("seq")
+            for event in again:
+                self._record(table_session, croupier, event.action, f"again:{event.seq}")

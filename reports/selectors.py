@@ -1,0 +1,439 @@
+"""The night read back from the books and the table's journal: settlement rows, reconciliation
+inputs, the reports and their counts (docs/ledger.md)."""
+
+from __future__ import annotations
+
+import json
+from collections import defaultdict
+from collections.abc import Iterable, Iterator, Mapping, Sequence
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any
+
+from django.contrib.auth.models import User
+from django.db.models import (
+    Count,
+    Exists,
+    Max,
+    OuterRef,
+    Q,
+    QuerySet,
+    Sum,
+    TextField,
+)
+from django.db.models.fields.json import KeyTransform
+from django.db.models.functions import Cast
+
+from establishment.models import GamingSession
+from establishment.roles import Role
+from ledger.models import Account, Entry, Transaction
+from reports.models import (
+    CountedCagnotte,
+    ReportFile,
+    ReportStatus,
+    SettlementReport,
+    TableReconciliation,
+)
+from tables.models import (
+    BankTenure,
+    Coup,
+    CroupierAssignment,
+    EventKind,
+    TableEvent,
+    TableSession,
+    VoidDecision,
+    VoidRequest,
+)
+
+# -- Settlement (issue 7): everything a session's report is built from ------------------------
+# A fixed number of queries whatever the number of coups (RELIABILITY-PERFORMANCE.md P3): the
+# money is summed by the database (`settlement_totals_list`), never in Python over instances.
+
+
+@dataclass(frozen=True)
+class SettlementRows:
+    """What the report of one gaming session is built from, as plain rows.
+
+    Every list is in a fixed order, so the report built from it is the same byte for byte.
+    """
+
+    gaming_session: GamingSession
+    table_sessions: list[TableSession]
+    assignments: Sequence[Mapping[str, Any]]
+    pauses: Sequence[Mapping[str, Any]]
+    corrections: Sequence[Mapping[str, Any]]
+    coups: Sequence[Mapping[str, Any]]
+    tenures: Sequence[Mapping[str, Any]]
+    void_requests: Sequence[Mapping[str, Any]]
+    accounts: Mapping[int, Mapping[str, Any]]
+    totals: Sequence[Mapping[str, Any]]
+
+
+def settlement_accounts_get(*, gaming_session: GamingSession) -> QuerySet[Account]:
+    """The accounts of a gaming session: positions, cagnottes and reserve funds of the session,
+    and the accounts of its table sessions (reliquats, banks, stakes)."""
+    return Account.objects.filter(
+        Q(gaming_session=gaming_session) | Q(table_session__gaming_session=gaming_session)
+    )
+
+
+def settlement_accounts_values(*, gaming_session_id: int) -> dict[int, Mapping[str, Any]]:
+    """The session's accounts as plain rows by primary key (what the report names them by)."""
+    return {
+        row["pk"]: row
+        for row in Account.objects.filter(
+            Q(gaming_session_id=gaming_session_id)
+            | Q(table_session__gaming_session_id=gaming_session_id)
+        ).values(
+            "pk",
+            "kind",
+            "table_id",
+            "table__number",
+            "table_session_id",
+            "player__member_number",
+            "player__name",
+        )
+    }
+
+
+def settlement_totals_list(*, account_ids: Iterable[int]) -> list[Mapping[str, Any]]:
+    """The report's aggregation: entries summed by account, table session, reason and side.
+
+    One `GROUP BY` over the session's entries (found through the account index), the same as
+    the raw SQL of bench/settlement.py. `last` (the highest entry id of each group) gives each
+    table's ledger mark (`ledger_marks_from_totals`).
+    """
+    return list(
+        Entry.objects.filter(account_id__in=list(account_ids))
+        .values("account_id", "transaction__table_session_id", "reason", "side")
+        .annotate(total=Sum("amount"), entries=Count("id"), last=Max("id"))
+        .order_by("account_id", "transaction__table_session_id", "reason", "side")
+    )
+
+
+def settlement_rows_get(*, gaming_session: GamingSession) -> SettlementRows:
+    """Everything the settlement report shows, except the replay (see reports.services)."""
+    table_sessions = list(
+        TableSession.objects.filter(gaming_session=gaming_session)
+        .select_related("table", "opened_by", "closed_by")
+        .order_by("table__number", "opened_at", "pk")
+    )
+    ts_ids = [ts.pk for ts in table_sessions]
+    assignments = list(
+        CroupierAssignment.objects.filter(table_session_id__in=ts_ids)
+        .order_by("table_session_id", "assigned_at", "pk")
+        .values("table_session_id", "role", "assigned_at", "released_at", "staff__username")
+    )
+    pauses = list(
+        TableEvent.objects.filter(
+            table_session_id__in=ts_ids, kind__in=[EventKind.INTERRUPT, EventKind.RESUME]
+        )
+        .order_by("table_session_id", "seq")
+        .values("table_session_id", "seq", "kind", "recorded_at", "reason", "recorded_by__username")
+    )
+    corrections = list(
+        TableEvent.objects.filter(
+            table_session_id__in=ts_ids, kind__in=[EventKind.UNDO, EventKind.VOID]
+        )
+        .order_by("table_session_id", "seq")
+        .values(
+            "table_session_id",
+            "seq",
+            "kind",
+            "sets_aside",
+            "recorded_at",
+            "reason",
+            "outcome",
+            "recorded_by__username",
+        )
+    )
+    voided = VoidDecision.objects.filter(request__coup=OuterRef("pk"), approved=True)
+    coups = list(
+        Coup.objects.filter(table_session_id__in=ts_ids)
+        .annotate(is_voided=Exists(voided))
+        .order_by("table_session_id", "settled_seq")
+        .values(
+            "table_session_id",
+            "number",
+            "outcome",
+            "banker",
+            "cagnotte_chips",
+            "settled_seq",
+            "settled_at",
+            "is_voided",
+        )
+    )
+    tenures = list(
+        BankTenure.objects.filter(table_session_id__in=ts_ids)
+        .order_by("table_session_id", "seq")
+        .values(
+            "table_session_id",
+            "seq",
+            "how",
+            "first_coup_number",
+            "started_at",
+            "player__member_number",
+            "player__name",
+        )
+    )
+    void_requests = list(
+        VoidRequest.objects.filter(coup__table_session_id__in=ts_ids)
+        .order_by("requested_at", "pk")
+        .values(
+            "coup__table_session_id",
+            "coup__number",
+            "coup__settled_seq",
+            "requested_at",
+            "requested_by__username",
+            "reason",
+            "decision__decided_at",
+            "decision__decided_by__username",
+            "decision__approved",
+            "decision__note",
+            "decision__event__seq",
+        )
+    )
+    accounts = settlement_accounts_values(gaming_session_id=gaming_session.pk)
+    return SettlementRows(
+        gaming_session=gaming_session,
+        table_sessions=table_sessions,
+        assignments=assignments,
+        pauses=pauses,
+        corrections=corrections,
+        coups=coups,
+        tenures=tenures,
+        void_requests=void_requests,
+        accounts=accounts,
+        totals=settlement_totals_list(account_ids=accounts),
+    )
+
+
+# -- Reconciliation (issue 7): what a table session's replay is compared with ------------------
+# Each read takes a list of table sessions, so the night's report fetches what its tables need in
+# the same few queries whether it reconciles one table or fifty, ten coups or fifty thousand.
+
+
+def reconciliation_events_list(*, table_session_ids: Iterable[int]) -> QuerySet[TableEvent, Any]:
+    """The journals as `(table session, seq, kind, action, sets_aside, postings)` rows, in order:
+    only what the replay needs (the `postings` keys of each event's outcome, not the outcome).
+    The three JSON values come as JSON text, for the caller to decode in one go per row
+    (`journal_rows`): a quarter of a million events are read at a session's close."""
+    return (
+        TableEvent.objects.filter(table_session_id__in=list(table_session_ids))
+        .annotate(
+            action_json=Cast("action", TextField()),
+            aside_json=Cast("sets_aside", TextField()),
+            postings_json=Cast(KeyTransform("postings", "outcome"), TextField()),
+        )
+        .order_by("table_session_id", "seq")
+        .values_list(
+            "table_session_id", "seq", "kind", "action_json", "aside_json", "postings_json"
+        )
+    )
+
+
+def journal_rows(
+    rows: Iterable[tuple[int, int, str, str, str, str | None]],
+) -> Iterator[tuple[int, int, str, Any, Any, Any]]:
+    """`reconciliation_events_list` rows with their JSON decoded."""
+    loads = json.loads
+    for ts_id, seq, kind, action, aside, postings in rows:
+        decoded = loads(f"[{action},{aside},{postings or 'null'}]")
+        yield ts_id, seq, kind, decoded[0], decoded[1], decoded[2]
+
+
+def reconciliation_coups_list(*, table_session_ids: Iterable[int]) -> QuerySet[Coup, Any]:
+    """The coups as `(table session, number, outcome, banker, transfers, levy, voided)` rows."""
+    voided = VoidDecision.objects.filter(request__coup=OuterRef("pk"), approved=True)
+    return (
+        Coup.objects.filter(table_session_id__in=list(table_session_ids))
+        .annotate(is_voided=Exists(voided))
+        .order_by("table_session_id", "settled_seq")
+        .values_list(
+            "table_session_id",
+            "number",
+            "outcome",
+            "banker",
+            "transfers",
+            "cagnotte_chips",
+            "is_voided",
+        )
+    )
+
+
+def reconciliation_transactions_list(
+    *, table_session_ids: Iterable[int]
+) -> QuerySet[Transaction, Any]:
+    """The tables' transactions as `(table session, id, idempotency key, reverses id)`."""
+    return (
+        Transaction.objects.filter(table_session_id__in=list(table_session_ids))
+        .order_by("pk")
+        .values_list("table_session_id", "pk", "idempotency_key", "reverses_id")
+    )
+
+
+def reconciliation_legs_list(*, table_session_ids: Iterable[int]) -> QuerySet[Entry, Any]:
+    """The entries of the tables' transactions as `(table session, entry id, transaction id,
+    account id, side, reason, amount)`."""
+    return (
+        Entry.objects.filter(transaction__table_session_id__in=list(table_session_ids))
+        .order_by("transaction_id", "pk")
+        .values_list(
+            "transaction__table_session_id",
+            "pk",
+            "transaction_id",
+            "account_id",
+            "side",
+            "reason",
+            "amount",
+        )
+    )
+
+
+def ledger_mark(count: int, total: int, last: int) -> str:
+    """What a reconciliation saw of a table's entries on the session's accounts: their count,
+    sum and highest id (entries are never changed or deleted, so the same mark is the same
+    entries)."""
+    return f"{count}:{total}:{last}"
+
+
+def ledger_marks_from_totals(
+    totals: Iterable[Mapping[str, Any]], table_session_ids: Iterable[int]
+) -> dict[int, str]:
+    """Each table session's ledger mark, from the report's aggregation (no further query)."""
+    count: dict[int, int] = defaultdict(int)
+    total: dict[int, int] = defaultdict(int)
+    last: dict[int, int] = defaultdict(int)
+    for row in totals:
+        ts_id = row["transaction__table_session_id"]
+        count[ts_id] += int(row["entries"])
+        total[ts_id] += int(row["total"])
+        last[ts_id] = max(last[ts_id], int(row["last"]))
+    return {
+        ts_id: ledger_mark(count[ts_id], total[ts_id], last[ts_id]) for ts_id in table_session_ids
+    }
+
+
+def last_seqs_get(*, table_session_ids: Iterable[int]) -> dict[int, int]:
+    """Per table session, the number of its last journal event (0 without any)."""
+    ids = list(table_session_ids)
+    found = dict(
+        TableEvent.objects.filter(table_session_id__in=ids)
+        .values("table_session_id")
+        .annotate(last=Max("seq"))
+        .order_by()
+        .values_list("table_session_id", "last")
+    )
+    return {ts_id: int(found.get(ts_id) or 0) for ts_id in ids}
+
+
+def table_reconciliation_list(*, table_session_ids: Iterable[int]) -> list[TableReconciliation]:
+    """Stored reconciliations of these table sessions (deferred summary: read only if used)."""
+    return list(
+        TableReconciliation.objects.filter(table_session_id__in=list(table_session_ids))
+        .defer("summary")
+        .order_by("table_session_id", "last_seq")
+    )
+
+
+def table_reconciliation_summaries_get(*, pks: Iterable[int]) -> dict[int, str]:
+    """The summaries of the stored reconciliations the report uses, by primary key."""
+    return dict(TableReconciliation.objects.filter(pk__in=list(pks)).values_list("pk", "summary"))
+
+
+@dataclass(frozen=True)
+class LedgerChecks:
+    """The session's transactions outside its tables (each table checks its own)."""
+
+    transactions: int  # every transaction of the session
+    stray: list[str]  # of the session but of none of its table sessions
+    stray_legs: list[tuple[str, int, str, int]]  # their entries: (key, account id, side, amount)
+
+
+def settlement_ledger_checks_get(
+    *, gaming_session: GamingSession, table_session_ids: Iterable[int]
+) -> LedgerChecks:
+    """How many transactions the session has, and those that belong to none of its tables with
+    their entries (normally none)."""
+    transactions = Transaction.objects.filter(gaming_session=gaming_session)
+    outside = transactions.exclude(table_session_id__in=list(table_session_ids))
+    stray = list(outside.order_by("pk").values_list("idempotency_key", flat=True))
+    stray_legs: list[tuple[str, int, str, int]] = []
+    if stray:
+        stray_legs = list(
+            Entry.objects.filter(transaction__in=outside)
+            .order_by("transaction_id", "pk")
+            .values_list("transaction__idempotency_key", "account_id", "side", "amount")
+        )
+    return LedgerChecks(transactions=transactions.count(), stray=stray, stray_legs=stray_legs)
+
+
+def settlement_report_get(*, public_id: Any) -> SettlementReport | None:
+    return (
+        SettlementReport.objects.filter(public_id=public_id)
+        .select_related("gaming_session", "sign_off__signed_by")
+        .first()
+    )
+
+
+def settlement_report_list() -> QuerySet[SettlementReport]:
+    """Every report, newest session first (the auditor's list)."""
+    return SettlementReport.objects.select_related("gaming_session").order_by(
+        "-gaming_session__opened_at", "pk"
+    )
+
+
+def cagnotte_count_list(*, report: SettlementReport) -> QuerySet[CountedCagnotte]:
+    return (
+        CountedCagnotte.objects.filter(report=report)
+        .select_related("table", "counted_by", "witness")
+        .order_by("table__number")
+    )
+
+
+def unsettled_session_list(*, closed_before: datetime, stale_before: datetime) -> list[int]:
+    """Closed gaming sessions that still have no report: none at all, one still queued or
+    failed, or one claimed by a worker before `stale_before` (that worker died)."""
+    missing = SettlementReport.objects.filter(gaming_session=OuterRef("pk"))
+    waiting = SettlementReport.objects.filter(gaming_session=OuterRef("pk")).filter(
+        Q(status__in=[ReportStatus.PENDING, ReportStatus.FAILED])
+        | Q(status=ReportStatus.BUILDING, started_at__lt=stale_before)
+    )
+    return list(
+        GamingSession.objects.filter(closed_at__isnull=False, closed_at__lt=closed_before)
+        .filter(~Exists(missing) | Exists(waiting))
+        .order_by("closed_at", "pk")
+        .values_list("pk", flat=True)
+    )
+
+
+def report_without_pdf_list(*, generated_before: datetime) -> list[int]:
+    """Stored reports whose PDF as closed is still missing (its message was lost)."""
+    pdf = ReportFile.objects.filter(report=OuterRef("pk"), name="settlement.pdf")
+    return list(
+        SettlementReport.objects.filter(
+            status=ReportStatus.READY, generated_at__lt=generated_before
+        )
+        .filter(~Exists(pdf))
+        .order_by("pk")
+        .values_list("pk", flat=True)
+    )
+
+
+def open_gaming_session_list() -> list[GamingSession]:
+    """Gaming sessions still open (the manager closes one to settle it)."""
+    return list(
+        GamingSession.objects.filter(closed_at__isnull=True)
+        .select_related("opened_by")
+        .order_by("opened_at", "pk")
+    )
+
+
+def staff_witness_list(*, exclude: int | None = None) -> QuerySet[User]:
+    """Who may witness a cagnotte count: active managers, inspectors and auditors."""
+    people = User.objects.filter(
+        is_active=True, groups__name__in=[Role.MANAGER, Role.INSPECTOR, Role.AUDITOR]
+    ).distinct()
+    if exclude is not None:
+        people = people.exclude(pk=exclude)
+    return people.order_by("username")

@@ -1,0 +1,543 @@
+"""Writes of the settlement: the report a worker builds, the counted cagnotte, the sign-off.
+
+`settlement_report_generate` is what `reports.tasks.settle_session` calls. It is idempotent: one
+report per gaming session (a unique key), claimed by a conditional update, stored once under a
+row lock; a second close, a duplicate message or a redelivery after a crash finds the stored
+report and stops (RELIABILITY-PERFORMANCE.md, invariant 7).
+"""
+
+from __future__ import annotations
+
+import gc
+import json
+import logging
+from collections import defaultdict
+from collections.abc import Iterator, Mapping, Sequence
+from contextlib import contextmanager
+from functools import partial
+from itertools import groupby
+from operator import itemgetter
+from typing import TYPE_CHECKING, Any
+
+from celery import current_app
+from django.db import IntegrityError, OperationalError, transaction
+from django.db.models import F
+from django.utils import timezone
+
+from establishment.errors import DomainError, ErrorCode, InvalidStateError, PermissionDeniedError
+from establishment.models import GamingSession
+from establishment.roles import Role
+from establishment.services import audit
+from establishment.staff import has_role
+from reports.builders import (
+    CoupRow,
+    LegRow,
+    Reconciliation,
+    TransactionRow,
+    canonical_json,
+    reconcile,
+    report_build,
+    sha256_hex,
+    table_reconcile,
+)
+from reports.counts import counts_digest
+from reports.models import (
+    CountedCagnotte,
+    ReconciliationRun,
+    ReportFile,
+    ReportSignOff,
+    ReportStatus,
+    SettlementReport,
+    TableReconciliation,
+)
+from reports.renderers import PDF_FILE, report_csv_render, report_pdf_render
+from reports.selectors import (
+    journal_rows,
+    last_seqs_get,
+    ledger_marks_from_totals,
+    reconciliation_coups_list,
+    reconciliation_events_list,
+    reconciliation_legs_list,
+    reconciliation_transactions_list,
+    settlement_accounts_values,
+    settlement_ledger_checks_get,
+    settlement_rows_get,
+    table_reconciliation_list,
+    table_reconciliation_summaries_get,
+)
+from tables.models import Table, TableSession
+
+if TYPE_CHECKING:
+    from django.contrib.auth.models import User
+
+logger = logging.getLogger(__name__)
+
+
+class ReportNotReadyError(DomainError):
+    code = ErrorCode.INVALID_STATE
+    http_status = 409
+
+
+# -- building --------------------------------------------------------------------------------
+
+
+@contextmanager
+def _collector_paused() -> Iterator[None]:
+    """Building a report makes millions of small objects (journal rows, engine states, report
+    lines) that live until it is stored; Python's cycle collector would walk them again and
+    again (measured: three times the cost of decoding the journals). Paused for the build; the
+    objects are freed by reference counting, and the collector runs again afterwards."""
+    enabled = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if enabled:
+            gc.enable()
+
+
+def table_summaries_make(
+    *, table_sessions: Sequence[TableSession], accounts: Mapping[int, Mapping[str, Any]]
+) -> dict[int, str]:
+    """Replay these table sessions and compare them with their books (`table_reconcile`), each
+    as canonical JSON. Four queries whatever the number of tables or coups; the journals are
+    streamed table after table, so only one table's events are held at a time."""
+    if not table_sessions:
+        return {}
+    with _collector_paused():
+        return _table_summaries_make(table_sessions, accounts)
+
+
+def _table_summaries_make(
+    table_sessions: Sequence[TableSession], accounts: Mapping[int, Mapping[str, Any]]
+) -> dict[int, str]:
+    by_pk = {ts.pk: ts for ts in table_sessions}
+    ids = sorted(by_pk)
+    coups: dict[int, list[CoupRow]] = defaultdict(list)
+    for ts_id, *coup in reconciliation_coups_list(table_session_ids=ids).iterator(chunk_size=5000):
+        coups[ts_id].append(tuple(coup))
+    transactions: dict[int, list[TransactionRow]] = defaultdict(list)
+    for ts_id, *txn in reconciliation_transactions_list(table_session_ids=ids).iterator(
+        chunk_size=10000
+    ):
+        transactions[ts_id].append(tuple(txn))
+    legs: dict[int, list[LegRow]] = defaultdict(list)
+    for ts_id, *leg in reconciliation_legs_list(table_session_ids=ids).iterator(chunk_size=10000):
+        legs[ts_id].append(tuple(leg))
+    out: dict[int, str] = {}
+    events = journal_rows(
+        reconciliation_events_list(table_session_ids=ids).iterator(chunk_size=5000)
+    )
+    done: set[int] = set()
+    for ts_id, rows in groupby(events, key=itemgetter(0)):
+        done.add(ts_id)
+        out[ts_id] = table_reconcile(
+            table_session=by_pk[ts_id],
+            events=[row[1:] for row in rows],
+            coups=coups.pop(ts_id, []),
+            transactions=transactions.pop(ts_id, []),
+            legs=legs.pop(ts_id, []),
+            accounts=accounts,
+        )
+    for ts_id in ids:
+        if ts_id not in done:  # a table session without a single event
+            out[ts_id] = table_reconcile(
+                table_session=by_pk[ts_id],
+                events=[],
+                coups=coups.pop(ts_id, []),
+                transactions=transactions.pop(ts_id, []),
+                legs=legs.pop(ts_id, []),
+                accounts=accounts,
+            )
+    return out
+
+
+def table_summaries_get(
+    *,
+    table_sessions: Sequence[TableSession],
+    accounts: Mapping[int, Mapping[str, Any]],
+    totals: Sequence[Mapping[str, Any]],
+) -> tuple[dict[int, dict[str, Any]], int]:
+    """Each table session's replay summary: the one stored at its close while its journal and
+    its entries (their mark, read from the report's aggregation `totals`) are still what that
+    reconciliation saw, else made now. The result is the same
+    either way (the same function of the same rows). Returns the summaries and how many were
+    made now."""
+    ids = [ts.pk for ts in table_sessions]
+    seqs = last_seqs_get(table_session_ids=ids)
+    marks = ledger_marks_from_totals(totals, ids)
+    usable: dict[int, int] = {}
+    for stored in table_reconciliation_list(table_session_ids=ids):
+        ts_id = stored.table_session_id
+        if (stored.last_seq, stored.ledger_mark) == (seqs[ts_id], marks[ts_id]):
+            usable[stored.table_session_id] = stored.pk
+    texts: dict[int, str] = {}
+    if usable:
+        by_pk = table_reconciliation_summaries_get(pks=usable.values())
+        texts = {ts_id: by_pk[pk] for ts_id, pk in usable.items()}
+    missing = [ts for ts in table_sessions if ts.pk not in texts]
+    texts.update(table_summaries_make(table_sessions=missing, accounts=accounts))
+    return {ts_id: json.loads(text) for ts_id, text in texts.items()}, len(missing)
+
+
+def settlement_content_build(
+    *, gaming_session: GamingSession
+) -> tuple[dict[str, Any], Reconciliation]:
+    """The report of a gaming session and its reconciliation, from the books as they are now.
+
+    A fixed number of queries whatever the number of coups: the rows (selectors), each table's
+    reconciliation (stored, or made now from the journals and the entries), and the database's
+    sums over the session's transactions; then the pure builders.
+    """
+    with _collector_paused():
+        return _settlement_content_build(gaming_session)
+
+
+def _settlement_content_build(
+    gaming_session: GamingSession,
+) -> tuple[dict[str, Any], Reconciliation]:
+    rows = settlement_rows_get(gaming_session=gaming_session)
+    summaries, _made = table_summaries_get(
+        table_sessions=rows.table_sessions, accounts=rows.accounts, totals=rows.totals
+    )
+    checks = settlement_ledger_checks_get(
+        gaming_session=gaming_session, table_session_ids=[ts.pk for ts in rows.table_sessions]
+    )
+    reconciliation = reconcile(
+        table_sessions=rows.table_sessions,
+        summaries=summaries,
+        accounts=rows.accounts,
+        totals=rows.totals,
+        checks=checks,
+    )
+    content = report_build(rows=rows, summaries=summaries, reconciliation=reconciliation)
+    return content, reconciliation
+
+
+def table_reconciliation_store(*, table_session_id: int) -> TableReconciliation | None:
+    """Reconcile a closed table session and store the result, once per journal length.
+
+    What `reports.tasks.reconcile_table_session` calls when a table closes. Idempotent: a result
+    already stored for the table's last journal number is returned as it is (the unique key
+    settles a race between two workers). Returns None for a table session that does not exist
+    or is still open; a reconciliation that cannot be made is logged, not raised (the night's
+    report then reconciles the table itself).
+    """
+    table_session = TableSession.objects.filter(pk=table_session_id).select_related("table").first()
+    if table_session is None or table_session.closed_at is None:
+        return None
+    last_seq = last_seqs_get(table_session_ids=[table_session.pk])[table_session.pk]
+    stored = TableReconciliation.objects.filter(
+        table_session=table_session, last_seq=last_seq
+    ).first()
+    if stored is not None:
+        return stored
+    try:
+        accounts = settlement_accounts_values(gaming_session_id=table_session.gaming_session_id)
+        text = table_summaries_make(table_sessions=[table_session], accounts=accounts)[
+            table_session.pk
+        ]
+    except OperationalError:
+        raise
+    except Exception:
+        logger.exception("Reconciliation of table session %s failed", table_session_id)
+        return None
+    summary = json.loads(text)
+    try:
+        with transaction.atomic():
+            stored, _created = TableReconciliation.objects.get_or_create(
+                table_session=table_session,
+                last_seq=summary["last_seq"],
+                defaults={
+                    "ledger_mark": summary["ledger"],
+                    "summary": text,
+                    "sha256": sha256_hex(text),
+                    "agrees": not summary["differences"],
+                    "created_at": timezone.now(),
+                },
+            )
+    except IntegrityError:  # another worker stored it between our SELECT and INSERT
+        stored = TableReconciliation.objects.get(
+            table_session=table_session, last_seq=summary["last_seq"]
+        )
+    return stored
+
+
+def _report_for(session: GamingSession) -> SettlementReport:
+    try:
+        with transaction.atomic():
+            report, _created = SettlementReport.objects.get_or_create(
+                gaming_session=session, defaults={"requested_at": timezone.now()}
+            )
+    except IntegrityError:  # another worker created it between our SELECT and INSERT
+        report = SettlementReport.objects.get(gaming_session=session)
+    return report
+
+
+def settlement_report_generate(*, gaming_session_id: int) -> SettlementReport | None:
+    """Build and store the settlement report of a closed gaming session, once.
+
+    Returns None for a session that does not exist or is still open. A report that cannot be
+    built is marked failed with the error (the manager's screen shows it; the sweeper tries
+    again); a transient database error is raised for the task to retry.
+    """
+    session = (
+        GamingSession.objects.filter(pk=gaming_session_id)
+        .select_related("opened_by", "closed_by")
+        .first()
+    )
+    if session is None or session.closed_at is None:
+        return None
+    report = _report_for(session)
+    if report.status == ReportStatus.READY:
+        return report
+    # The claim: a conditional update that a stored report refuses.
+    claimed = (
+        SettlementReport.objects.filter(pk=report.pk)
+        .exclude(status=ReportStatus.READY)
+        .update(
+            status=ReportStatus.BUILDING,
+            attempts=F("attempts") + 1,
+            started_at=timezone.now(),
+            error="",
+        )
+    )
+    if not claimed:
+        report.refresh_from_db()
+        return report
+    try:
+        with _collector_paused():
+            content, reconciliation = settlement_content_build(gaming_session=session)
+            text = canonical_json(content)
+            files = report_csv_render(content)
+    except OperationalError:
+        raise
+    except Exception as error:
+        # Recorded rather than raised: the close that sent this task has committed, and in the
+        # embedded (eager) mode an exception here would reach the manager as a server error.
+        logger.exception("Settlement report of gaming session %s failed", gaming_session_id)
+        SettlementReport.objects.filter(pk=report.pk, status=ReportStatus.BUILDING).update(
+            status=ReportStatus.FAILED, error=f"{type(error).__name__}: {error}"[:2000]
+        )
+        report.refresh_from_db()
+        return report
+    return _report_store(report.pk, text, reconciliation.agrees, files)
+
+
+@transaction.atomic
+def _report_store(
+    report_pk: int, text: str, agrees: bool, files: list[tuple[str, str, bytes]]
+) -> SettlementReport:
+    locked = SettlementReport.objects.select_for_update().get(pk=report_pk)
+    if locked.status == ReportStatus.READY:
+        return locked  # a concurrent worker stored the same report first
+    locked.status = ReportStatus.READY
+    locked.content = text
+    locked.sha256 = sha256_hex(text)
+    locked.generated_at = timezone.now()
+    locked.reconciled = agrees
+    locked.error = ""
+    locked.save()
+    ReportFile.objects.bulk_create(
+        (
+            ReportFile(
+                report=locked, name=name, media_type=media, data=data, sha256=sha256_hex(data)
+            )
+            for name, media, data in files
+        ),
+        ignore_conflicts=True,  # the same renderings, already stored by an earlier attempt
+    )
+    # The PDF follows (ledger.render_report_pdf), rendered from the stored content once this
+    # commits: the report, its page and its CSV files are ready without waiting for it.
+    # Looked up by name: a service does not import the tasks (pyproject's import contracts).
+    current_app.loader.import_default_modules()
+    transaction.on_commit(partial(current_app.tasks["reports.render_report_pdf"].delay, locked.pk))
+    return locked
+
+
+def report_pdf_store(*, report_id: int) -> ReportFile | None:
+    """Render a stored report's PDF as closed and store it, once (`ledger.render_report_pdf`).
+
+    The same content and digest give the same bytes, so a second run, a duplicate message or a
+    race between two workers stores one file (the unique name per report). None for a report
+    that does not exist or is not ready.
+    """
+    report = SettlementReport.objects.filter(pk=report_id, status=ReportStatus.READY).first()
+    if report is None:
+        return None
+    stored = ReportFile.objects.filter(report=report, name=PDF_FILE).first()
+    if stored is not None:
+        return stored
+    with _collector_paused():
+        name, media, data = report_pdf_render(_content(report), report.sha256)
+    ReportFile.objects.bulk_create(
+        [
+            ReportFile(
+                report=report, name=name, media_type=media, data=data, sha256=sha256_hex(data)
+            )
+        ],
+        ignore_conflicts=True,
+    )
+    return ReportFile.objects.get(report=report, name=PDF_FILE)
+
+
+# -- the manager: counted cagnotte and sign-off ----------------------------------------------
+
+
+def _ready_check(report: SettlementReport) -> None:
+    if report.status != ReportStatus.READY:
+        raise ReportNotReadyError("The report is not ready yet.")
+
+
+@transaction.atomic(durable=True)
+def cagnotte_count_record(
+    *,
+    report: SettlementReport,
+    table: Table,
+    counted_chips: int,
+    counted_by: User,
+    witness: User,
+    note: str = "",
+    client: str = "",
+) -> CountedCagnotte:
+    """A manager enters what the table's cagnotte box held, before a second person (art. 56-2,
+    art. 70 column 9). Entered once: there is no draft."""
+    locked = SettlementReport.objects.select_for_update().get(pk=report.pk)
+    if not has_role(counted_by, Role.MANAGER):
+        raise PermissionDeniedError("Only a manager may enter the counted cagnotte.")
+    _ready_check(locked)
+    if ReportSignOff.objects.filter(report=locked).exists():
+        raise InvalidStateError("The report is signed off; nothing more can be entered.")
+    if witness.pk == counted_by.pk:
+        raise DomainError(
+            "The witness must be a second person.",
+            code=ErrorCode.SECOND_PERSON_REQUIRED,
+            field="witness",
+        )
+    if not witness.is_active or not (
+        has_role(witness, Role.MANAGER)
+        or has_role(witness, Role.INSPECTOR)
+        or has_role(witness, Role.AUDITOR)
+    ):
+        raise PermissionDeniedError(
+            "The witness must be a manager, an inspector or an auditor.", field="witness"
+        )
+    if not isinstance(counted_chips, int) or isinstance(counted_chips, bool) or counted_chips < 0:
+        raise DomainError(
+            "The counted amount is a whole number of chips, zero or more.",
+            code=ErrorCode.CONFLICT,
+            field="counted_chips",
+        )
+    tables = {t["table"] for t in _content(locked)["cagnotte"]}
+    if table.number not in tables:
+        raise DomainError("This table did not play in this session.", code=ErrorCode.NOT_FOUND)
+    if CountedCagnotte.objects.filter(report=locked, table=table).exists():
+        raise DomainError(
+            "This table's cagnotte has already been counted.", code=ErrorCode.CONFLICT
+        )
+    count = CountedCagnotte.objects.create(
+        report=locked,
+        table=table,
+        counted_chips=counted_chips,
+        counted_by=counted_by,
+        witness=witness,
+        counted_at=timezone.now(),
+        note=note.strip(),
+    )
+    audit(
+        user=counted_by,
+        action="cagnotte_counted",
+        gaming_session=locked.gaming_session,
+        client=client,
+        table=table.number,
+        counted_chips=counted_chips,
+        witness=witness.get_username(),
+    )
+    return count
+
+
+@transaction.atomic(durable=True)
+def report_sign_off(*, report: SettlementReport, user: User, client: str = "") -> ReportSignOff:
+    """The manager signs the report off once every table's cagnotte is counted."""
+    locked = SettlementReport.objects.select_for_update().get(pk=report.pk)
+    if not has_role(user, Role.MANAGER):
+        raise PermissionDeniedError("Only a manager may sign the report off.")
+    _ready_check(locked)
+    if ReportSignOff.objects.filter(report=locked).exists():
+        raise InvalidStateError("The report is already signed off.")
+    counts = list(CountedCagnotte.objects.filter(report=locked).select_related("table"))
+    missing = sorted(
+        {t["table"] for t in _content(locked)["cagnotte"]} - {c.table.number for c in counts}
+    )
+    if missing:
+        raise InvalidStateError(
+            "Count the cagnotte of every table first: "
+            + ", ".join(str(number) for number in missing)
+            + ".",
+            tables=missing,
+        )
+    sign_off = ReportSignOff.objects.create(
+        report=locked,
+        signed_by=user,
+        signed_at=timezone.now(),
+        report_sha256=locked.sha256,
+        signed_sha256=counts_digest(locked.sha256, counts),
+    )
+    audit(
+        user=user,
+        action="report_signed_off",
+        gaming_session=locked.gaming_session,
+        client=client,
+        report_sha256=locked.sha256,
+        signed_sha256=sign_off.signed_sha256,
+    )
+    return sign_off
+
+
+# -- the auditor -----------------------------------------------------------------------------
+
+
+def reconciliation_rerun(
+    *, report: SettlementReport, user: User, client: str = ""
+) -> ReconciliationRun:
+    """Rebuild the report from the books as they are now: the reconciliation again, and whether
+    the content still has the stored SHA-256."""
+    if not (has_role(user, Role.AUDITOR) or has_role(user, Role.MANAGER)):
+        raise PermissionDeniedError("Only an auditor or a manager may re-run a reconciliation.")
+    _ready_check(report)
+    content, reconciliation = settlement_content_build(gaming_session=report.gaming_session)
+    digest = sha256_hex(canonical_json(content))
+    return _run_store(report, user, reconciliation, digest, client)
+
+
+@transaction.atomic(durable=True)
+def _run_store(
+    report: SettlementReport,
+    user: User,
+    reconciliation: Reconciliation,
+    digest: str,
+    client: str,
+) -> ReconciliationRun:
+    run = ReconciliationRun.objects.create(
+        report=report,
+        run_by=user,
+        run_at=timezone.now(),
+        agrees=reconciliation.agrees,
+        same_content=digest == report.sha256,
+        sha256=digest,
+        differences=reconciliation.differences,
+    )
+    audit(
+        user=user,
+        action="reconciliation_rerun",
+        gaming_session=report.gaming_session,
+        client=client,
+        agrees=run.agrees,
+        same_content=run.same_content,
+    )
+    return run
+
+
+def _content(report: SettlementReport) -> dict[str, Any]:
+    data: dict[str, Any] = json.loads(report.content)
+    return data

@@ -1,0 +1,87 @@
+"""Celery tasks of the books: thin, by id, idempotent (STYLE.md rule 9).
+
+`reconcile_table_session` is sent by `tables.services.sessions` when a table closes: tables
+close through the night, so by the session's close most are reconciled already, and the report
+replays only the tables without a stored result (so a lost message costs time, not a result).
+`settle_session` is sent by `tables.services.gaming_session_close` once the close is committed
+(`delay_on_commit`); `settlement_sweep` runs from Celery beat and sends it again for any closed
+session still without its report, so a message lost between the commit and the broker loses
+nothing; it also sends `render_report_pdf` for a stored report still without its PDF (the PDF
+follows the report, so that the report is ready sooner). Late acknowledgement: a worker killed
+mid-report leaves its message to be delivered again, and the report's unique key and
+conditional claim make the second run store one report.
+"""
+
+from __future__ import annotations
+
+from datetime import timedelta
+
+from celery import shared_task
+from django.conf import settings
+from django.db import OperationalError
+from django.utils import timezone
+
+from reports.selectors import report_without_pdf_list, unsettled_session_list
+from reports.services import (
+    report_pdf_store,
+    settlement_report_generate,
+    table_reconciliation_store,
+)
+
+
+@shared_task(
+    name="reports.settle_session",
+    acks_late=True,
+    autoretry_for=(OperationalError,),
+    retry_backoff=True,
+    retry_backoff_max=60,
+    max_retries=5,
+)
+def settle_session(gaming_session_id: int) -> None:
+    """Build and store the settlement report of a closed gaming session (once)."""
+    settlement_report_generate(gaming_session_id=gaming_session_id)
+
+
+@shared_task(
+    name="reports.reconcile_table_session",
+    acks_late=True,
+    autoretry_for=(OperationalError,),
+    retry_backoff=True,
+    retry_backoff_max=60,
+    max_retries=5,
+)
+def reconcile_table_session(table_session_id: int) -> None:
+    """Replay a closed table session and store its reconciliation (once per journal length),
+    so the night's report finds it ready (`tables.services.sessions` sends it at the close)."""
+    table_reconciliation_store(table_session_id=table_session_id)
+
+
+@shared_task(
+    name="reports.render_report_pdf",
+    acks_late=True,
+    autoretry_for=(OperationalError,),
+    retry_backoff=True,
+    retry_backoff_max=60,
+    max_retries=5,
+)
+def render_report_pdf(report_id: int) -> None:
+    """Render and store a stored report's PDF as closed (sent when the report is stored)."""
+    report_pdf_store(report_id=report_id)
+
+
+@shared_task(name="reports.settlement_sweep", acks_late=True, ignore_result=True)
+def settlement_sweep() -> int:
+    """Send `settle_session` again for every closed session still without a report, and
+    `render_report_pdf` for every stored report still without its PDF."""
+    now = timezone.now()
+    grace = now - timedelta(seconds=settings.SETTLEMENT_SWEEP_GRACE_SECONDS)
+    session_ids = unsettled_session_list(
+        closed_before=grace,
+        stale_before=now - timedelta(seconds=settings.CELERY_TASK_TIME_LIMIT),
+    )
+    for session_id in session_ids:
+        settle_session.delay(session_id)
+    report_ids = report_without_pdf_list(generated_before=grace)
+    for report_id in report_ids:
+        render_report_pdf.delay(report_id)
+    return len(session_ids) + len(report_ids)

@@ -1,0 +1,424 @@
+"""Tables and their settings; table sessions, their seats, croupier assignments, sabots and the
+register of bankers."""
+
+from __future__ import annotations
+
+from typing import Any
+from uuid import UUID
+
+from django.contrib.auth.models import User
+from django.db.models import QuerySet
+from django.shortcuts import get_object_or_404
+from django_filters import rest_framework as filters
+from drf_spectacular.utils import extend_schema
+from rest_framework import serializers, status
+from rest_framework.request import Request
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from establishment.http.fields import ObjectField, UsernameField, client_of
+from establishment.http.pagination import ListApi, integer_filter
+from establishment.http.permissions import as_user
+from establishment.models import GamingSession
+from establishment.roles import SUPERVISORS, TABLE_CONFIGURERS, Role
+from establishment.staff import role_required
+from tables.api.access import visible_table_session_get, visible_table_sessions
+from tables.models import (
+    AssignmentRole,
+    BankTenure,
+    CroupierAssignment,
+    Game,
+    Sabot,
+    SeatOccupancy,
+    Table,
+    TableSession,
+)
+from tables.selectors import bank_tenure_list, table_list
+from tables.services import (
+    sabot_open,
+    staff_assign,
+    table_create,
+    table_session_close,
+    table_session_open,
+)
+
+MAX_INT = 2_147_483_647  # PositiveIntegerField's range on every database
+
+# -- tables ----------------------------------------------------------------------------------
+
+
+class TableOutputSerializer(serializers.ModelSerializer[Table]):
+    settings = ObjectField(help_text="The game's settings, defaults filled in (docs/rules/ §1).")
+    open_session = serializers.SerializerMethodField(
+        help_text="The table session open at this table now, if any."
+    )
+
+    class Meta:
+        model = Table
+        fields = [
+            "public_id",
+            "number",
+            "name",
+            "game",
+            "settings",
+            "seat_count",
+            "is_active",
+            "created_at",
+            "open_session",
+        ]
+
+    def get_open_session(self, table: Table) -> str | None:
+        sessions: list[TableSession] | None = getattr(table, "open_sessions", None)
+        if sessions is None:
+            sessions = list(table.sessions.filter(closed_at__isnull=True))
+        return str(sessions[0].public_id) if sessions else None
+
+
+class TableFilter(filters.FilterSet):
+    game = filters.ChoiceFilter(choices=Game.choices)
+    number = integer_filter(1, MAX_INT)
+    is_active = filters.BooleanFilter()
+
+    class Meta:
+        model = Table
+        fields: list[str] = []
+
+
+class TableListApi(ListApi):
+    """Tables by number, in service or not, each with its open session."""
+
+    filterset_class = TableFilter
+    queryset = Table.objects.none()
+
+    @extend_schema(responses=TableOutputSerializer(many=True), tags=["tables"])
+    def get(self, request: Request) -> Response:
+        return self.page(request, table_list(active_only=False), TableOutputSerializer)
+
+
+class TableDetailApi(APIView):
+    @extend_schema(responses=TableOutputSerializer, tags=["tables"])
+    def get(self, request: Request, table_id: UUID) -> Response:
+        table = get_object_or_404(table_list(active_only=False), public_id=table_id)
+        return Response(TableOutputSerializer(table).data)
+
+
+class TableCreateApi(APIView):
+    """Create a table (managers). The engine validates the settings and fills in defaults; a
+    refused setting answers 422 `E_SETTING` with the rules' message."""
+
+    class InputSerializer(serializers.Serializer[Any]):
+        number = serializers.IntegerField(min_value=1, max_value=MAX_INT)
+        game = serializers.ChoiceField(choices=Game.choices)
+        settings = ObjectField(required=False, default=dict)
+        seat_count = serializers.IntegerField(
+            min_value=2, max_value=30, required=False, help_text="Default: 12 (pontoon 8)."
+        )
+        name = serializers.CharField(max_length=100, required=False, allow_blank=True)
+
+    @extend_schema(request=InputSerializer, responses={201: TableOutputSerializer}, tags=["tables"])
+    def post(self, request: Request) -> Response:
+        role_required(request.user, TABLE_CONFIGURERS, "create a table")
+        given = self.InputSerializer(data=request.data)
+        given.is_valid(raise_exception=True)
+        table = table_create(
+            **given.validated_data, created_by=as_user(request.user), client=client_of(request)
+        )
+        return Response(TableOutputSerializer(table).data, status=status.HTTP_201_CREATED)
+
+
+# -- table sessions --------------------------------------------------------------------------
+
+
+class TableRefSerializer(serializers.ModelSerializer[Table]):
+    class Meta:
+        model = Table
+        fields = ["public_id", "number", "name"]
+
+
+class TableSessionOutputSerializer(serializers.ModelSerializer[TableSession]):
+    table = TableRefSerializer(read_only=True)
+    gaming_session = serializers.UUIDField(source="gaming_session.public_id", read_only=True)
+    settings = ObjectField(read_only=True, help_text="The settings frozen at the opening.")
+    opened_by = UsernameField(source="opened_by.username")
+    closed_by = UsernameField(source="closed_by.username", allow_null=True)
+    is_open = serializers.BooleanField(read_only=True)
+
+    class Meta:
+        model = TableSession
+        fields = [
+            "public_id",
+            "table",
+            "gaming_session",
+            "game",
+            "settings",
+            "seat_count",
+            "opened_at",
+            "opened_by",
+            "closed_at",
+            "closed_by",
+            "is_open",
+        ]
+
+
+class TableSessionFilter(filters.FilterSet):
+    gaming_session = filters.UUIDFilter(field_name="gaming_session__public_id")
+    table = filters.UUIDFilter(field_name="table__public_id")
+    table_number = integer_filter(1, MAX_INT, field_name="table__number")
+    game = filters.ChoiceFilter(choices=Game.choices)
+    is_open = filters.BooleanFilter(field_name="closed_at", lookup_expr="isnull")
+
+    class Meta:
+        model = TableSession
+        fields: list[str] = []
+
+
+class TableSessionListApi(ListApi):
+    """Table sessions (a table opened in a gaming session) the caller may see, newest first."""
+
+    filterset_class = TableSessionFilter
+    queryset = TableSession.objects.none()
+
+    @extend_schema(responses=TableSessionOutputSerializer(many=True), tags=["table sessions"])
+    def get(self, request: Request) -> Response:
+        sessions = (
+            visible_table_sessions(request.user)
+            .select_related("table", "gaming_session", "opened_by", "closed_by")
+            .order_by("-opened_at", "-pk")
+        )
+        return self.page(request, sessions, TableSessionOutputSerializer)
+
+
+class TableSessionDetailApi(APIView):
+    @extend_schema(responses=TableSessionOutputSerializer, tags=["table sessions"])
+    def get(self, request: Request, table_session_id: UUID) -> Response:
+        table_session = visible_table_session_get(request.user, table_session_id)
+        return Response(TableSessionOutputSerializer(table_session).data)
+
+
+class TableSessionOpenApi(APIView):
+    """Open a table in a gaming session (inspectors and managers), with who sits where.
+
+    `seats` maps seat numbers to member numbers; `standing` lists standing players. Players may
+    also sit down later (`sit`, `add_standing` actions). The engine checks the seating as it
+    would a scenario's (a chemin de fer table's fixed banker must be seated, CF-I27).
+    """
+
+    class InputSerializer(serializers.Serializer[Any]):
+        table = serializers.UUIDField()
+        gaming_session = serializers.UUIDField()
+        seats = serializers.DictField(
+            child=serializers.CharField(max_length=32),
+            required=False,
+            default=dict,
+            help_text='Seat number → member number, e.g. {"1": "M001", "2": "M002"}.',
+        )
+        standing = serializers.ListField(
+            child=serializers.CharField(max_length=32), required=False, default=list
+        )
+
+        def validate_seats(self, seats: dict[str, str]) -> dict[int, str]:
+            parsed: dict[int, str] = {}
+            for key, code in seats.items():
+                if not key.isdigit() or not 1 <= int(key) <= 30:
+                    raise serializers.ValidationError(f"{key!r} is not a seat number (1–30).")
+                parsed[int(key)] = code
+            return parsed
+
+    @extend_schema(
+        request=InputSerializer,
+        responses={201: TableSessionOutputSerializer},
+        tags=["table sessions"],
+    )
+    def post(self, request: Request) -> Response:
+        role_required(request.user, SUPERVISORS, "open a table")
+        given = self.InputSerializer(data=request.data)
+        given.is_valid(raise_exception=True)
+        data = given.validated_data
+        table = get_object_or_404(Table, public_id=data["table"])
+        gaming_session = get_object_or_404(GamingSession, public_id=data["gaming_session"])
+        opened = table_session_open(
+            table=table,
+            gaming_session=gaming_session,
+            opened_by=as_user(request.user),
+            seats=data["seats"],
+            standing=data["standing"],
+            client=client_of(request),
+        )
+        fresh = visible_table_session_get(request.user, opened.public_id)
+        return Response(TableSessionOutputSerializer(fresh).data, status=status.HTTP_201_CREATED)
+
+
+class TableSessionCloseApi(APIView):
+    """Close a table (inspectors and managers): `end_session` through the engine — reliquats
+    returned, reserve fund divided (COM-3.8) — then seats, assignments and sabot closed. A coup
+    half-recorded stops it (409 `coup_in_progress`)."""
+
+    @extend_schema(request=None, responses=TableSessionOutputSerializer, tags=["table sessions"])
+    def post(self, request: Request, table_session_id: UUID) -> Response:
+        table_session = visible_table_session_get(request.user, table_session_id)
+        table_session_close(
+            table_session=table_session, user=as_user(request.user), client=client_of(request)
+        )
+        fresh = visible_table_session_get(request.user, table_session_id)
+        return Response(TableSessionOutputSerializer(fresh).data)
+
+
+# -- seats -----------------------------------------------------------------------------------
+
+
+class PlayerRefSerializer(serializers.Serializer[Any]):
+    public_id = serializers.UUIDField()
+    member_number = serializers.CharField()
+    name = serializers.CharField()
+
+
+class SeatOccupancyFilter(filters.FilterSet):
+    current = filters.BooleanFilter(
+        field_name="left_at", lookup_expr="isnull", label="Only who sits now (true)."
+    )
+    seat_number = integer_filter(1, 30)
+
+    class Meta:
+        model = SeatOccupancy
+        fields: list[str] = []
+
+
+class SeatListApi(ListApi):
+    """Who sat where and when at a table session (the seating follows `sit` and `leave`)."""
+
+    filterset_class = SeatOccupancyFilter
+    queryset = SeatOccupancy.objects.none()
+
+    class OutputSerializer(serializers.ModelSerializer[SeatOccupancy]):
+        player = PlayerRefSerializer(read_only=True)
+
+        class Meta:
+            model = SeatOccupancy
+            fields = ["seat_number", "player", "sat_at", "left_at"]
+
+    @extend_schema(responses=OutputSerializer(many=True), tags=["table sessions"])
+    def get(self, request: Request, table_session_id: UUID) -> Response:
+        table_session = visible_table_session_get(request.user, table_session_id)
+        seats: QuerySet[SeatOccupancy] = (
+            SeatOccupancy.objects.filter(table_session=table_session)
+            .select_related("player")
+            .order_by("sat_at", "seat_number", "pk")
+        )
+        return self.page(request, seats, self.OutputSerializer)
+
+
+# -- croupier assignments --------------------------------------------------------------------
+
+
+class AssignmentOutputSerializer(serializers.ModelSerializer[CroupierAssignment]):
+    staff = UsernameField(source="staff.username")
+    assigned_by = UsernameField(source="assigned_by.username")
+
+    class Meta:
+        model = CroupierAssignment
+        fields = ["staff", "role", "assigned_at", "released_at", "assigned_by"]
+
+
+class AssignmentListApi(ListApi):
+    """Croupiers and changeurs who worked (or work now) at a table session."""
+
+    queryset = CroupierAssignment.objects.none()
+
+    @extend_schema(responses=AssignmentOutputSerializer(many=True), tags=["table sessions"])
+    def get(self, request: Request, table_session_id: UUID) -> Response:
+        table_session = visible_table_session_get(request.user, table_session_id)
+        assignments = (
+            CroupierAssignment.objects.filter(table_session=table_session)
+            .select_related("staff", "assigned_by")
+            .order_by("assigned_at", "pk")
+        )
+        return self.page(request, assignments, AssignmentOutputSerializer)
+
+
+class AssignmentCreateApi(APIView):
+    """Put a croupier or a changeur on duty at a table session (inspectors and managers)."""
+
+    class InputSerializer(serializers.Serializer[Any]):
+        staff = serializers.SlugRelatedField(
+            slug_field="username",
+            queryset=User.objects.filter(is_active=True, groups__name__in=Role.values).distinct(),
+            help_text="The staff member's username.",
+        )
+        role = serializers.ChoiceField(choices=AssignmentRole.choices)
+
+    @extend_schema(
+        request=InputSerializer,
+        responses={201: AssignmentOutputSerializer},
+        tags=["table sessions"],
+    )
+    def post(self, request: Request, table_session_id: UUID) -> Response:
+        table_session = visible_table_session_get(request.user, table_session_id)
+        role_required(request.user, SUPERVISORS, "put staff on duty")
+        given = self.InputSerializer(data=request.data)
+        given.is_valid(raise_exception=True)
+        assignment = staff_assign(
+            table_session=table_session,
+            staff=given.validated_data["staff"],
+            role=AssignmentRole(given.validated_data["role"]),
+            assigned_by=as_user(request.user),
+            client=client_of(request),
+        )
+        return Response(AssignmentOutputSerializer(assignment).data, status=status.HTTP_201_CREATED)
+
+
+# -- sabots ----------------------------------------------------------------------------------
+
+
+class SabotOutputSerializer(serializers.ModelSerializer[Sabot]):
+    opened_by = UsernameField(source="opened_by.username")
+
+    class Meta:
+        model = Sabot
+        fields = ["public_id", "number", "decks", "opened_at", "opened_by", "closed_at"]
+
+
+class SabotListApi(ListApi):
+    """The sabots (shoes, packs) of a table session, numbered 1, 2, … in order."""
+
+    queryset = Sabot.objects.none()
+
+    @extend_schema(responses=SabotOutputSerializer(many=True), tags=["table sessions"])
+    def get(self, request: Request, table_session_id: UUID) -> Response:
+        table_session = visible_table_session_get(request.user, table_session_id)
+        sabots = Sabot.objects.filter(table_session=table_session).select_related("opened_by")
+        return self.page(request, sabots.order_by("number"), SabotOutputSerializer)
+
+
+class SabotOpenApi(APIView):
+    """Bring a new sabot to the table (the croupier on duty or an inspector); the previous one
+    is closed. Forming a new shoe through the rules (`new_shoe`, `shuffle_pack`) does it too."""
+
+    @extend_schema(request=None, responses={201: SabotOutputSerializer}, tags=["table sessions"])
+    def post(self, request: Request, table_session_id: UUID) -> Response:
+        table_session = visible_table_session_get(request.user, table_session_id)
+        sabot = sabot_open(
+            table_session=table_session, opened_by=as_user(request.user), client=client_of(request)
+        )
+        return Response(SabotOutputSerializer(sabot).data, status=status.HTTP_201_CREATED)
+
+
+# -- the register of bankers -----------------------------------------------------------------
+
+
+class BankTenureListApi(ListApi):
+    """The register of bankers (art. 71): who held the bank from which coup, and how."""
+
+    queryset = BankTenure.objects.none()
+
+    class OutputSerializer(serializers.ModelSerializer[BankTenure]):
+        player = PlayerRefSerializer(read_only=True, allow_null=True)
+
+        class Meta:
+            model = BankTenure
+            fields = ["seq", "player", "how", "first_coup_number", "started_at"]
+
+    @extend_schema(responses=OutputSerializer(many=True), tags=["table sessions"])
+    def get(self, request: Request, table_session_id: UUID) -> Response:
+        table_session = visible_table_session_get(request.user, table_session_id)
+        tenures = bank_tenure_list(table_session=table_session).order_by("seq")
+        return self.page(request, tenures, self.OutputSerializer)

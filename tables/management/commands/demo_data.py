@@ -1,0 +1,225 @@
+"""Load demo data: a gaming session with one open table of each game, seated players, a croupier
+per table, an inspector, an auditor and a manager. Idempotent: running it again changes nothing
+but the demo passwords, which it resets and prints.
+
+Each table has the settings and the seating of its game's worked examples and, where the game
+names one, a first banker (seat 1): a croupier logs in and plays straight away.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from django.conf import settings
+from django.contrib.auth.models import Group, User
+from django.core.management.base import BaseCommand, CommandError, CommandParser
+
+from establishment.models import GamingSession, Player
+from establishment.roles import Role
+from establishment.services import gaming_session_open
+from tables.models import AssignmentRole, Game, Table, TableEvent, TableSession
+from tables.services import record, staff_assign, table_create, table_session_open
+from tables.services.journal import last_seq_get
+
+
+@dataclass(frozen=True)
+class DemoTable:
+    number: int
+    game: Game
+    settings: dict[str, object]
+    seat_count: int
+    players: int
+    standing: int = 0
+    first_banker: int | None = 1  # recorded for the games that name one (not CF, CF-6.6)
+
+
+# The settings of each game's worked examples (docs/rules/, tests/scenarios/*/examples), so a
+# newcomer can play the examples through and find the payouts of the rules.
+DEMO_TABLES = (
+    DemoTable(
+        1,
+        Game.CHEMIN_DE_FER,
+        {
+            "decks": 3,
+            "chip_unit": 10,
+            "min_bank": 100,
+            "min_stake": 10,
+            "cagnotte_rate_bp": 500,
+            "fault_reimbursement": True,
+        },
+        12,
+        6,
+        standing=2,
+        first_banker=None,
+    ),
+    DemoTable(
+        2,
+        Game.LANSQUENET_MODERNE,
+        {
+            "decks": 2,
+            "chip_unit": 5,
+            "min_bank": 20,
+            "min_stake": 5,
+            "banco_mode": "whole",
+            "cagnotte_rate_bp": 500,
+        },
+        10,
+        5,
+    ),
+    DemoTable(
+        3,
+        Game.LANSQUENET_CLASSIQUE,
+        {"base_stake": 20, "chip_unit": 1, "cagnotte_rate_bp": 500},
+        12,
+        5,
+    ),
+    DemoTable(
+        4,
+        Game.LANDSKNECHT,
+        {
+            "chip_unit": 1,
+            "reserve_contribution": 25,
+            "agreed_stake": 40,
+            "cagnotte_rate_bp": 500,
+            "free_opening": False,
+        },
+        8,
+        4,
+    ),
+    DemoTable(
+        5,
+        Game.PONTOON,
+        {
+            "chip_unit": 1,
+            "min_stake": 5,
+            "max_stake": 50,
+            "buy_max_multiple": 1,
+            "banker_special_collects_double": False,
+            "cagnotte_rate_bp": 500,
+        },
+        8,
+        4,
+    ),
+)
+
+PLAYER_NAMES = (
+    "Anne Aubert", "Bruno Barre", "Chloé Carpentier", "Denis Dufour", "Élise Esnault",
+    "Fabien Faure", "Gisèle Garnier", "Henri Hamon", "Inès Imbert", "Jules Joly",
+    "Karine Klein", "Louis Lemoine", "Marie Marchand", "Nicolas Noël", "Odile Olivier",
+    "Pierre Perrin", "Quentin Quéré", "Rose Renaud", "Simon Sauvage", "Thérèse Tessier",
+    "Ugo Urbain", "Victor Vasseur", "Yvonne Yvon", "Zoé Zeller", "Albert Arnaud",
+    "Béatrice Blanc", "Camille Collin", "Damien Dubois",
+)  # fmt: skip
+
+
+def _staff(username: str, role: Role, *, is_staff: bool) -> tuple[User, str]:
+    password = f"{username}-demo"
+    user, _created = User.objects.get_or_create(
+        username=username, defaults={"first_name": username.capitalize()}
+    )
+    user.is_staff = is_staff
+    user.set_password(password)
+    user.save()
+    user.groups.add(Group.objects.get(name=role))
+    return user, password
+
+
+class Command(BaseCommand):
+    help = "Load idempotent demo data (never on a production database)."
+
+    def add_arguments(self, parser: CommandParser) -> None:
+        parser.add_argument(
+            "--allow-without-debug",
+            action="store_true",
+            help="Run even when DEBUG is off (tests). Demo accounts have known passwords.",
+        )
+
+    def handle(self, *args: Any, **options: Any) -> None:
+        if not settings.DEBUG and not options["allow_without_debug"]:
+            raise CommandError(
+                "demo_data creates accounts with known passwords: run it with DJANGO_DEBUG=true."
+            )
+        logins = self._load()
+        self.stdout.write(self.style.SUCCESS("Demo data loaded. Logins (username / password):"))
+        for role, username, password in logins:
+            self.stdout.write(f"  {role:<10} {username:<12} {password}")
+        self.stdout.write("Open http://127.0.0.1:8000/ and log in.")
+
+    def _load(self) -> list[tuple[str, str, str]]:
+        logins: list[tuple[str, str, str]] = []
+        manager, password = _staff("manager", Role.MANAGER, is_staff=True)
+        logins.append((Role.MANAGER, manager.username, password))
+        if not manager.is_superuser:
+            # The demo manager may also open the admin's user and group pages freely.
+            manager.is_superuser = True
+            manager.save(update_fields=["is_superuser"])
+        for username, role in (("inspector", Role.INSPECTOR), ("auditor", Role.AUDITOR)):
+            user, password = _staff(username, role, is_staff=True)
+            logins.append((role, user.username, password))
+
+        gaming_session = (
+            GamingSession.objects.filter(opened_by=manager, closed_at__isnull=True)
+            .order_by("opened_at")
+            .first()
+        ) or gaming_session_open(opened_by=manager)
+
+        names = iter(PLAYER_NAMES)
+        member = 0
+        for demo in DEMO_TABLES:
+            table = Table.objects.filter(number=demo.number, is_active=True).first()
+            if table is None:
+                table = table_create(
+                    number=demo.number,
+                    game=demo.game,
+                    settings=demo.settings,
+                    seat_count=demo.seat_count,
+                    created_by=manager,
+                )
+            codes = []
+            for _index in range(demo.players + demo.standing):
+                member += 1
+                player, _created = Player.objects.get_or_create(
+                    member_number=f"DEMO-{member:04d}", defaults={"name": next(names)}
+                )
+                codes.append(player.member_number)
+            # The players are at the table when it opens, as in the worked examples (a chemin
+            # de fer bank then goes to the lowest seat, CF-6.6).
+            table_session = TableSession.objects.filter(
+                table=table, closed_at__isnull=True
+            ).first() or table_session_open(
+                table=table,
+                gaming_session=gaming_session,
+                opened_by=manager,
+                seats=dict(enumerate(codes[: demo.players], start=1)),
+                standing=codes[demo.players :],
+            )
+            croupier, password = _staff(f"croupier{demo.number}", Role.CROUPIER, is_staff=False)
+            logins.append((Role.CROUPIER, croupier.username, password))
+            if not table_session.assignments.filter(
+                staff=croupier, role=AssignmentRole.CROUPIER, released_at__isnull=True
+            ).exists():
+                staff_assign(
+                    table_session=table_session,
+                    staff=croupier,
+                    role=AssignmentRole.CROUPIER,
+                    assigned_by=manager,
+                )
+            key = f"demo:{table_session.public_id}:first-banker"
+            if demo.first_banker is not None and not TableEvent.objects.filter(
+                table_session=table_session, idempotency_key=key
+            ):
+                # Recorded through the engine like anything the croupier records (COM-3.8).
+                record(
+                    table_session=table_session,
+                    action={
+                        "type": "set_first_banker",
+                        "actor": "croupier",
+                        "seat": demo.first_banker,
+                    },
+                    expected_seq=last_seq_get(table_session) + 1,
+                    user=croupier,
+                    idempotency_key=key,
+                    client="demo_data",
+                )
+        return logins
