@@ -80,6 +80,7 @@ from reports.renderers import (  # noqa: E402
     report_pdf_render,
 )
 from reports.selectors import (  # noqa: E402
+    places_get,
     settlement_accounts_get,
     settlement_ledger_checks_get,
     settlement_rows_get,
@@ -98,6 +99,15 @@ from tables.models import (  # noqa: E402
     Table,
     TableEvent,
     TableSession,
+)
+from tables.postings import (  # noqa: E402
+    SESSION_POSTING,
+    coup_after_posting,
+    coup_posting,
+    posting_base,
+    posting_key,
+    table_place,
+    table_session_place,
 )
 from tables.services import gaming_session_close, table_session_close  # noqa: E402
 from tables.services.journal import Journal, journal_advance, opening_seating  # noqa: E402
@@ -237,9 +247,9 @@ def write_table_session(
         at = now + timedelta(seconds=seq * 3)
         settled, amended, moved = _new_money(before.state, journal.state)
         keys: list[str] = []
-        base = f"table-session:{ts.public_id}:event:{seq}"
+        base = posting_base(ts.public_id, seq)
         for coup in settled:
-            keys.append(f"{base}:coup:{coup.number}")
+            keys.append(posting_key(base, coup_posting(coup.number)))
             postings.append(
                 (keys[-1], [(t.source, t.target, t.amount, t.reason) for t in coup.transfers])
             )
@@ -259,10 +269,10 @@ def write_table_session(
                 )
             )
         for coup, extra in amended:
-            keys.append(f"{base}:coup:{coup.number}:after")
+            keys.append(posting_key(base, coup_after_posting(coup.number)))
             postings.append((keys[-1], [(t.source, t.target, t.amount, t.reason) for t in extra]))
         if moved:
-            keys.append(f"{base}:session")
+            keys.append(posting_key(base, SESSION_POSTING))
             postings.append((keys[-1], [(t.source, t.target, t.amount, t.reason) for t in moved]))
         if before.state.banker != journal.state.banker:
             banker = journal.state.banker
@@ -305,7 +315,7 @@ def write_table_session(
                     posted_by=user,
                     memo="bench",
                     gaming_session_id=ts.gaming_session_id,
-                    table_session=ts,
+                    place=table_session_place(ts.public_id),
                 )
                 for key, _legs in postings
             ),
@@ -370,7 +380,7 @@ def make_session(
             for code in codes
         }
         accounts[CAGNOTTE] = Account.objects.create(
-            kind=AccountKind.CAGNOTTE, table=table, gaming_session=session
+            kind=AccountKind.CAGNOTTE, place=table_place(table.public_id), gaming_session=session
         )
         write_table_session(ts, codes, count, user, accounts)
     session.closed_at = timezone.now()
@@ -432,11 +442,11 @@ def other_entries(count: int, user: User) -> None:
 # -- measurements ----------------------------------------------------------------------------
 
 RAW_GROUP_BY = """
-SELECT e.account_id, t.table_session_id, e.reason, e.side, SUM(e.amount), COUNT(e.id), MAX(e.id)
+SELECT e.account_id, t.place, e.reason, e.side, SUM(e.amount), COUNT(e.id), MAX(e.id)
   FROM ledger_entry e JOIN ledger_transaction t ON t.id = e.transaction_id
  WHERE e.account_id = ANY(%s)
- GROUP BY e.account_id, t.table_session_id, e.reason, e.side
- ORDER BY e.account_id, t.table_session_id, e.reason, e.side
+ GROUP BY e.account_id, t.place, e.reason, e.side
+ ORDER BY e.account_id, t.place, e.reason, e.side
 """
 
 
@@ -462,7 +472,8 @@ def aggregation(session: GamingSession) -> dict[str, Any]:
     rows = len(raw())
     entries = Entry.objects.filter(account_id__in=ids).count()
     raw_ms = median_ms(raw)
-    orm_ms = median_ms(lambda: settlement_totals_list(account_ids=ids))
+    places = places_get(gaming_session_id=session.pk).table_sessions
+    orm_ms = median_ms(lambda: settlement_totals_list(account_ids=ids, table_sessions=places))
     return {
         "entries": entries,
         "groups": rows,

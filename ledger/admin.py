@@ -39,7 +39,7 @@ class EntryInline(admin.TabularInline[Entry, Transaction]):
 class AccountAdmin(ReadOnlyAdmin):
     list_display = ["__str__", "kind", "created_at"]
     list_filter = ["kind"]
-    list_select_related = ["player", "table", "table_session", "gaming_session"]
+    list_select_related = ["player", "gaming_session"]
 
 
 @admin.register(Transaction)

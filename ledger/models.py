@@ -38,32 +38,39 @@ class AccountKind(models.TextChoices):
     """What an account holds (COM-5.2) and what identifies it."""
 
     PLAYER_POSITION = "player_position", _("Player position")  # player + gaming session
-    BANK_IN_PLAY = "bank_in_play", _("Bank in play")  # table session
-    COUP_STAKES = "coup_stakes", _("Coup stakes")  # table session + coup number
-    CAGNOTTE = "cagnotte", _("Cagnotte")  # table + gaming session (COM-6)
-    RELIQUAT = "reliquat", _("Reliquat")  # banker (player) + table session (COM-7)
-    RESERVE_FUND = "reserve_fund", _("Reserve fund")  # table + gaming session (COM-8)
+    BANK_IN_PLAY = "bank_in_play", _("Bank in play")  # place
+    COUP_STAKES = "coup_stakes", _("Coup stakes")  # place + number (the coup's)
+    CAGNOTTE = "cagnotte", _("Cagnotte")  # place + gaming session (COM-6)
+    RELIQUAT = "reliquat", _("Reliquat")  # player (the banker) + place (COM-7)
+    RESERVE_FUND = "reserve_fund", _("Reserve fund")  # place + gaming session (COM-8)
 
 
-# Which identifying fields each kind of account has; every other one is null.
+# Which identifying fields each kind of account has; every other one is empty.
 ACCOUNT_KEY_FIELDS: dict[str, tuple[str, ...]] = {
     AccountKind.PLAYER_POSITION: ("player", "gaming_session"),
-    AccountKind.BANK_IN_PLAY: ("table_session",),
-    AccountKind.COUP_STAKES: ("table_session", "coup_number"),
-    AccountKind.CAGNOTTE: ("table", "gaming_session"),
-    AccountKind.RELIQUAT: ("player", "table_session"),
-    AccountKind.RESERVE_FUND: ("table", "gaming_session"),
+    AccountKind.BANK_IN_PLAY: ("place",),
+    AccountKind.COUP_STAKES: ("place", "number"),
+    AccountKind.CAGNOTTE: ("place", "gaming_session"),
+    AccountKind.RELIQUAT: ("player", "place"),
+    AccountKind.RESERVE_FUND: ("place", "gaming_session"),
 }
-_ALL_KEY_FIELDS = ("player", "gaming_session", "table", "table_session", "coup_number")
+_ALL_KEY_FIELDS = ("player", "gaming_session", "place", "number")
+
+
+def _field_given(field: str, given: bool) -> Q:
+    """`field` is set (or empty): a text field is empty as "", the others as null."""
+    if field == "place":
+        return ~Q(place="") if given else Q(place="")
+    return Q(**{f"{field}__isnull": not given})
 
 
 def _kind_shape(kind: str) -> Q:
     """kind = `kind` and exactly its key fields are set."""
     keys = ACCOUNT_KEY_FIELDS[kind]
-    lookups: dict[str, Any] = {"kind": kind}
+    shape = Q(kind=kind)
     for field in _ALL_KEY_FIELDS:
-        lookups[f"{field}__isnull"] = field not in keys
-    return Q(**lookups)
+        shape &= _field_given(field, field in keys)
+    return shape
 
 
 def _account_shape() -> Q:
@@ -76,7 +83,10 @@ def _account_shape() -> Q:
 class Account(models.Model):
     """A place chips can be: one row per (kind, identifying fields).
 
-    Accounts are created on first use by `ledger.services.account_get_or_create`.
+    The books know players and gaming sessions (the establishment) and nothing of games or
+    tables: where the chips are is a `place`, a name given by the floor that posts (the table
+    floor names a table or a table session, tables/postings.py). Accounts are created on first
+    use by `ledger.services.account_get_or_create`.
     """
 
     public_id = models.UUIDField(default=uuid.uuid4, unique=True, editable=False)
@@ -97,23 +107,16 @@ class Account(models.Model):
         related_name="accounts",
         verbose_name=_("gaming session"),
     )
-    table = models.ForeignKey(
-        "tables.Table",
-        on_delete=models.PROTECT,
-        null=True,
+    place = models.CharField(
+        _("place"),
+        max_length=64,
         blank=True,
-        related_name="accounts",
-        verbose_name=_("table"),
+        default="",
+        help_text=_("Where the chips are, as the floor that posts names it (a table, …)."),
     )
-    table_session = models.ForeignKey(
-        "tables.TableSession",
-        on_delete=models.PROTECT,
-        null=True,
-        blank=True,
-        related_name="accounts",
-        verbose_name=_("table session"),
+    number = models.PositiveIntegerField(
+        _("number"), null=True, blank=True, help_text=_("The coup's number, for coup stakes.")
     )
-    coup_number = models.PositiveIntegerField(_("coup number"), null=True, blank=True)
     created_at = models.DateTimeField(_("created at"), auto_now_add=True)
 
     class Meta:
@@ -123,8 +126,8 @@ class Account(models.Model):
         constraints = [
             models.CheckConstraint(condition=_account_shape(), name="ledger_account_kind_shape"),
             models.CheckConstraint(
-                condition=Q(coup_number__isnull=True) | Q(coup_number__gte=1),
-                name="ledger_account_coup_number_positive",
+                condition=Q(number__isnull=True) | Q(number__gte=1),
+                name="ledger_account_number_positive",
             ),
             *[
                 models.UniqueConstraint(
@@ -140,12 +143,10 @@ class Account(models.Model):
         parts = [self.get_kind_display()]
         if self.player_id is not None:
             parts.append(str(self.player))
-        if self.table_id is not None:
-            parts.append(f"table {self.table}")
-        if self.table_session_id is not None:
-            parts.append(f"table session {self.table_session_id}")
-        if self.coup_number is not None:
-            parts.append(f"coup {self.coup_number}")
+        if self.place:
+            parts.append(self.place)
+        if self.number is not None:
+            parts.append(f"coup {self.number}")
         if self.gaming_session_id is not None:
             parts.append(f"gaming session {self.gaming_session_id}")
         return ", ".join(parts)
@@ -187,13 +188,13 @@ class Transaction(models.Model):
         related_name="ledger_transactions",
         verbose_name=_("gaming session"),
     )
-    table_session = models.ForeignKey(
-        "tables.TableSession",
-        on_delete=models.PROTECT,
-        null=True,
+    place = models.CharField(
+        _("place"),
+        max_length=64,
         blank=True,
-        related_name="ledger_transactions",
-        verbose_name=_("table session"),
+        default="",
+        db_index=True,
+        help_text=_("Where it happened, as the floor that posts names it (a table session, …)."),
     )
     reverses = models.OneToOneField(
         "self",

@@ -1,4 +1,4 @@
-"""What the books hold: balances, the table's cagnotte, the transactions that do not balance."""
+"""What the books hold: balances, and the transactions that do not balance."""
 
 from __future__ import annotations
 
@@ -22,19 +22,17 @@ def account_balance_get(*, account: Account) -> int:
     return int(result["balance"])
 
 
-def cagnotte_of(
-    *, table_id: int, gaming_session_id: int, other_than_table_session_id: int | None = None
+def place_balance_get(
+    *, kind: AccountKind, place: str, gaming_session_id: int, other_than_place: str | None = None
 ) -> int:
-    """The cagnotte of a table in a gaming session, signed as every balance
-    (`account_balance_get`). With `other_than_table_session_id`: only what other table
-    sessions of the table booked (the table opened twice in the night)."""
+    """The balance of the `kind` account of `place` in a gaming session, signed as every balance
+    (`account_balance_get`). With `other_than_place`: only what was booked elsewhere (the
+    transactions of other places)."""
     entries = Entry.objects.filter(
-        account__kind=AccountKind.CAGNOTTE,
-        account__table_id=table_id,
-        account__gaming_session_id=gaming_session_id,
+        account__kind=kind, account__place=place, account__gaming_session_id=gaming_session_id
     )
-    if other_than_table_session_id is not None:
-        entries = entries.exclude(transaction__table_session_id=other_than_table_session_id)
+    if other_than_place is not None:
+        entries = entries.exclude(transaction__place=other_than_place)
     result = entries.aggregate(balance=Coalesce(Sum(SIGNED_AMOUNT), Value(0)))
     return int(result["balance"])
 

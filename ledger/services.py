@@ -114,7 +114,7 @@ def post(
     posted_by: User,
     memo: str = "",
     gaming_session: GamingSession | None = None,
-    table_session: Any = None,  # a table session (tables.TableSession), by its lazy reference
+    place: str = "",
     reverses: Transaction | None = None,
     key_unique_by_caller: bool = False,
 ) -> Transaction:
@@ -138,7 +138,7 @@ def post(
             posted_by=posted_by,
             memo=memo,
             gaming_session=gaming_session,
-            table_session=table_session,
+            place=place,
             reverses=reverses,
             contended=not key_unique_by_caller,
         )
@@ -151,7 +151,7 @@ def _post(
     posted_by: User,
     memo: str,
     gaming_session: GamingSession | None,
-    table_session: Any,
+    place: str,
     reverses: Transaction | None,
     contended: bool,
 ) -> Transaction:
@@ -178,7 +178,7 @@ def _post(
                 posted_by=posted_by,
                 memo=memo,
                 gaming_session=gaming_session,
-                table_session=table_session,
+                place=place,
                 reverses=reverses,
             )
             Entry.objects.bulk_create(
@@ -252,7 +252,7 @@ def reverse(
         posted_by=posted_by,
         memo=memo or f"Reversal of {original.memo or original.idempotency_key}",
         gaming_session=original.gaming_session,
-        table_session=original.table_session,
+        place=original.place,
         reverses=original,
     )
 
@@ -262,20 +262,18 @@ def account_get_or_create(
     kind: AccountKind,
     player: Player | None = None,
     gaming_session: GamingSession | None = None,
-    table: Any = None,
-    table_session: Any = None,  # a table session (tables.TableSession), by its lazy reference
-    coup_number: int | None = None,
+    place: str = "",
+    number: int | None = None,
 ) -> Account:
     """The account of `kind` identified by the given fields, created on first use.
 
     Exactly the fields listed for the kind in `ACCOUNT_KEY_FIELDS` must be given.
     """
-    given = {
+    given: dict[str, Any] = {
         "player": player,
         "gaming_session": gaming_session,
-        "table": table,
-        "table_session": table_session,
-        "coup_number": coup_number,
+        "place": place or None,
+        "number": number,
     }
     keys = ACCOUNT_KEY_FIELDS[kind]
     missing = [name for name in keys if given[name] is None]

@@ -25,8 +25,15 @@ from typing import Any
 
 from ledger.models import AccountKind, Side
 from reports.selectors import LedgerChecks, ledger_mark
-from tables.engine.settlement import CAGNOTTE, RELIQUAT_PREFIX, RESERVE_FUND
+from tables.engine.settlement import RELIQUAT_PREFIX
 from tables.models import EventKind, TableSession
+from tables.postings import (
+    OWNER_KINDS,
+    AccountKey,
+    account_owner,
+    owner_account_key,
+    posting_target,
+)
 from tables.services.journal import journal_build
 
 REPORT_FORMAT = 2
@@ -56,48 +63,36 @@ def when(moment: datetime | None) -> str | None:
 # -- the replay ------------------------------------------------------------------------------
 
 
-def _posting_target(key: str) -> str:
-    """`...:event:12:coup:3` and `...:coup:3:after` → `coup:3`; `...:session` → `session`."""
-    parts = key.split(":")
-    if "coup" in parts:
-        index = len(parts) - 1 - parts[::-1].index("coup")
-        return f"coup:{parts[index + 1]}"
-    return parts[-1]
-
-
 # -- owners and accounts ---------------------------------------------------------------------
 
 
 def owner_of(account: Mapping[str, Any]) -> str:
     """The engine's name for the owner of an account (COM-5.2)."""
-    kind = account["kind"]
-    if kind == AccountKind.PLAYER_POSITION:
-        return str(account["player__member_number"])
-    if kind == AccountKind.CAGNOTTE:
-        return CAGNOTTE
-    if kind == AccountKind.RESERVE_FUND:
-        return RESERVE_FUND
-    if kind == AccountKind.RELIQUAT:
-        return f"{RELIQUAT_PREFIX}{account['player__member_number']}"
-    return f"{kind}#{account['pk']}"
+    return account_owner(account["kind"], account["player__member_number"], account["pk"])
 
 
 def _account_key_of(owner: str, ts: TableSession) -> tuple[Any, ...]:
-    if owner in (CAGNOTTE, RESERVE_FUND):
-        return (owner, ts.table_id)
-    if owner.startswith(RELIQUAT_PREFIX):
-        return ("reliquat", owner[len(RELIQUAT_PREFIX) :], ts.pk)
-    return ("player", owner)
+    """The account an owner of the engine books to at this table session (tables/postings.py),
+    as the summary writes it."""
+    return owner_account_key(
+        owner,
+        table_public_id=ts.table.public_id,
+        table_session_public_id=ts.public_id,
+        gaming_session_id=ts.gaming_session_id,
+    ).identity
 
 
 def _key_of_account(account: Mapping[str, Any]) -> tuple[Any, ...]:
+    """The same identity read from an account's row; the table's other accounts (the bank in
+    play, a coup's stakes) are no owner's and are named by their primary key."""
     kind = account["kind"]
-    if kind in (AccountKind.CAGNOTTE, AccountKind.RESERVE_FUND):
-        return (str(kind), account["table_id"])
-    if kind == AccountKind.RELIQUAT:
-        return ("reliquat", account["player__member_number"], account["table_session_id"])
-    if kind == AccountKind.PLAYER_POSITION:
-        return ("player", account["player__member_number"])
+    if kind in OWNER_KINDS:
+        return AccountKey(
+            kind,
+            member_number=account["player__member_number"],
+            gaming_session_id=account["gaming_session_id"],
+            place=account["place"],
+        ).identity
     return ("other", account["pk"])
 
 
@@ -167,7 +162,7 @@ def table_reconcile(
             aside_postings.extend(keys or ())
         else:
             for key in keys or ():
-                postings[_posting_target(key)].append(key)
+                postings[posting_target(key)].append(key)
     error: str | None = None
     phase = ""
     engine_coups: dict[int, Any] = {}
@@ -482,7 +477,7 @@ def report_build(
     balance: dict[int, int] = defaultdict(int)
     for row in rows.totals:
         signed = _signed(row)
-        by_account_ts[(row["account_id"], row["transaction__table_session_id"])] += signed
+        by_account_ts[(row["account_id"], row["table_session_id"])] += signed
         by_account_reason[(row["account_id"], row["reason"], row["side"])] += int(row["total"])
         balance[row["account_id"]] += signed
 

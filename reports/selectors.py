@@ -44,6 +44,7 @@ from tables.models import (
     VoidDecision,
     VoidRequest,
 )
+from tables.postings import table_place, table_session_place
 
 # -- Settlement (issue 7): everything a session's report is built from ------------------------
 # A fixed number of queries whatever the number of coups (RELIABILITY-PERFORMANCE.md P3): the
@@ -69,46 +70,82 @@ class SettlementRows:
     totals: Sequence[Mapping[str, Any]]
 
 
+@dataclass(frozen=True)
+class Places:
+    """The places the books name (tables/postings.py) of one gaming session's tables."""
+
+    table_sessions: Mapping[str, int]  # place → table session id
+    tables: Mapping[str, tuple[int, int]]  # place → (table id, table number)
+
+
+def places_get(*, gaming_session_id: int) -> Places:
+    """The places of the gaming session's table sessions and of their tables (one query)."""
+    rows = TableSession.objects.filter(gaming_session_id=gaming_session_id).values_list(
+        "pk", "public_id", "table_id", "table__public_id", "table__number"
+    )
+    sessions: dict[str, int] = {}
+    tables: dict[str, tuple[int, int]] = {}
+    for pk, public_id, table_id, table_public_id, number in rows:
+        sessions[table_session_place(public_id)] = pk
+        tables[table_place(table_public_id)] = (table_id, number)
+    return Places(table_sessions=sessions, tables=tables)
+
+
+def session_places_get(*, table_session_ids: Iterable[int]) -> dict[str, int]:
+    """place → table session id, for these table sessions."""
+    rows = TableSession.objects.filter(pk__in=list(table_session_ids)).values_list(
+        "pk", "public_id"
+    )
+    return {table_session_place(public_id): pk for pk, public_id in rows}
+
+
 def settlement_accounts_get(*, gaming_session: GamingSession) -> QuerySet[Account]:
     """The accounts of a gaming session: positions, cagnottes and reserve funds of the session,
     and the accounts of its table sessions (reliquats, banks, stakes)."""
+    places = places_get(gaming_session_id=gaming_session.pk)
     return Account.objects.filter(
-        Q(gaming_session=gaming_session) | Q(table_session__gaming_session=gaming_session)
+        Q(gaming_session=gaming_session) | Q(place__in=list(places.table_sessions))
     )
 
 
 def settlement_accounts_values(*, gaming_session_id: int) -> dict[int, Mapping[str, Any]]:
-    """The session's accounts as plain rows by primary key (what the report names them by)."""
-    return {
-        row["pk"]: row
-        for row in Account.objects.filter(
-            Q(gaming_session_id=gaming_session_id)
-            | Q(table_session__gaming_session_id=gaming_session_id)
-        ).values(
-            "pk",
-            "kind",
-            "table_id",
-            "table__number",
-            "table_session_id",
-            "player__member_number",
-            "player__name",
-        )
-    }
+    """The session's accounts as plain rows by primary key (what the report names them by),
+    with the table (`table_id`, `table__number`) or the table session (`table_session_id`)
+    their place names."""
+    places = places_get(gaming_session_id=gaming_session_id)
+    accounts: dict[int, Mapping[str, Any]] = {}
+    for row in Account.objects.filter(
+        Q(gaming_session_id=gaming_session_id) | Q(place__in=list(places.table_sessions))
+    ).values("pk", "kind", "place", "gaming_session_id", "player__member_number", "player__name"):
+        table_id, number = places.tables.get(row["place"], (None, None))
+        accounts[row["pk"]] = {
+            **row,
+            "table_id": table_id,
+            "table__number": number,
+            "table_session_id": places.table_sessions.get(row["place"]),
+        }
+    return accounts
 
 
-def settlement_totals_list(*, account_ids: Iterable[int]) -> list[Mapping[str, Any]]:
+def settlement_totals_list(
+    *, account_ids: Iterable[int], table_sessions: Mapping[str, int]
+) -> list[dict[str, Any]]:
     """The report's aggregation: entries summed by account, table session, reason and side.
 
     One `GROUP BY` over the session's entries (found through the account index), the same as
-    the raw SQL of bench/settlement.py. `last` (the highest entry id of each group) gives each
-    table's ledger mark (`ledger_marks_from_totals`).
+    the raw SQL of bench/settlement.py; `table_sessions` names the table session of each place
+    (`places_get`). `last` (the highest entry id of each group) gives each table's ledger mark
+    (`ledger_marks_from_totals`).
     """
-    return list(
+    rows = list(
         Entry.objects.filter(account_id__in=list(account_ids))
-        .values("account_id", "transaction__table_session_id", "reason", "side")
+        .values("account_id", "transaction__place", "reason", "side")
         .annotate(total=Sum("amount"), entries=Count("id"), last=Max("id"))
-        .order_by("account_id", "transaction__table_session_id", "reason", "side")
+        .order_by("account_id", "transaction__place", "reason", "side")
     )
+    for row in rows:
+        row["table_session_id"] = table_sessions.get(row.pop("transaction__place"))
+    return rows
 
 
 def settlement_rows_get(*, gaming_session: GamingSession) -> SettlementRows:
@@ -204,7 +241,10 @@ def settlement_rows_get(*, gaming_session: GamingSession) -> SettlementRows:
         tenures=tenures,
         void_requests=void_requests,
         accounts=accounts,
-        totals=settlement_totals_list(account_ids=accounts),
+        totals=settlement_totals_list(
+            account_ids=accounts,
+            table_sessions=places_get(gaming_session_id=gaming_session.pk).table_sessions,
+        ),
     )
 
 
@@ -263,23 +303,27 @@ def reconciliation_coups_list(*, table_session_ids: Iterable[int]) -> QuerySet[C
 
 def reconciliation_transactions_list(
     *, table_session_ids: Iterable[int]
-) -> QuerySet[Transaction, Any]:
+) -> Iterator[tuple[Any, ...]]:
     """The tables' transactions as `(table session, id, idempotency key, reverses id)`."""
-    return (
-        Transaction.objects.filter(table_session_id__in=list(table_session_ids))
+    places = session_places_get(table_session_ids=table_session_ids)
+    rows = (
+        Transaction.objects.filter(place__in=list(places))
         .order_by("pk")
-        .values_list("table_session_id", "pk", "idempotency_key", "reverses_id")
+        .values_list("place", "pk", "idempotency_key", "reverses_id")
     )
+    for place, *rest in rows.iterator(chunk_size=5000):
+        yield (places[place], *rest)
 
 
-def reconciliation_legs_list(*, table_session_ids: Iterable[int]) -> QuerySet[Entry, Any]:
+def reconciliation_legs_list(*, table_session_ids: Iterable[int]) -> Iterator[tuple[Any, ...]]:
     """The entries of the tables' transactions as `(table session, entry id, transaction id,
     account id, side, reason, amount)`."""
-    return (
-        Entry.objects.filter(transaction__table_session_id__in=list(table_session_ids))
+    places = session_places_get(table_session_ids=table_session_ids)
+    rows = (
+        Entry.objects.filter(transaction__place__in=list(places))
         .order_by("transaction_id", "pk")
         .values_list(
-            "transaction__table_session_id",
+            "transaction__place",
             "pk",
             "transaction_id",
             "account_id",
@@ -288,6 +332,8 @@ def reconciliation_legs_list(*, table_session_ids: Iterable[int]) -> QuerySet[En
             "amount",
         )
     )
+    for place, *rest in rows.iterator(chunk_size=10000):
+        yield (places[place], *rest)
 
 
 def ledger_mark(count: int, total: int, last: int) -> str:
@@ -305,7 +351,7 @@ def ledger_marks_from_totals(
     total: dict[int, int] = defaultdict(int)
     last: dict[int, int] = defaultdict(int)
     for row in totals:
-        ts_id = row["transaction__table_session_id"]
+        ts_id = row["table_session_id"]
         count[ts_id] += int(row["entries"])
         total[ts_id] += int(row["total"])
         last[ts_id] = max(last[ts_id], int(row["last"]))
@@ -356,7 +402,8 @@ def settlement_ledger_checks_get(
     """How many transactions the session has, and those that belong to none of its tables with
     their entries (normally none)."""
     transactions = Transaction.objects.filter(gaming_session=gaming_session)
-    outside = transactions.exclude(table_session_id__in=list(table_session_ids))
+    places = session_places_get(table_session_ids=table_session_ids)
+    outside = transactions.exclude(place__in=list(places))
     stray = list(outside.order_by("pk").values_list("idempotency_key", flat=True))
     stray_legs: list[tuple[str, int, str, int]] = []
     if stray:

@@ -117,12 +117,10 @@ def _table_summaries_make(
     for ts_id, *coup in reconciliation_coups_list(table_session_ids=ids).iterator(chunk_size=5000):
         coups[ts_id].append(tuple(coup))
     transactions: dict[int, list[TransactionRow]] = defaultdict(list)
-    for ts_id, *txn in reconciliation_transactions_list(table_session_ids=ids).iterator(
-        chunk_size=10000
-    ):
+    for ts_id, *txn in reconciliation_transactions_list(table_session_ids=ids):
         transactions[ts_id].append(tuple(txn))
     legs: dict[int, list[LegRow]] = defaultdict(list)
-    for ts_id, *leg in reconciliation_legs_list(table_session_ids=ids).iterator(chunk_size=10000):
+    for ts_id, *leg in reconciliation_legs_list(table_session_ids=ids):
         legs[ts_id].append(tuple(leg))
     out: dict[int, str] = {}
     events = journal_rows(

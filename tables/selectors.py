@@ -9,7 +9,7 @@ from django.db.models import Exists, OuterRef, Prefetch, QuerySet, Sum
 
 from establishment.models import GamingSession, Player
 from ledger.models import Account, AccountKind
-from ledger.selectors import account_balance_get, cagnotte_of
+from ledger.selectors import account_balance_get, place_balance_get
 from tables.engine import LegalAction
 from tables.engine.settlement import CAGNOTTE, results_of
 from tables.memo import Memo
@@ -24,6 +24,7 @@ from tables.models import (
     VoidDecision,
     VoidRequest,
 )
+from tables.postings import table_place, table_session_place
 from tables.services.journal import (
     Journal,
     engine_start,
@@ -88,7 +89,11 @@ class TableState:
 
 def cagnotte_balance_get(*, table: Table, gaming_session: GamingSession) -> int:
     """The cagnotte of a table in a gaming session (one statement)."""
-    return cagnotte_of(table_id=table.pk, gaming_session_id=gaming_session.pk)
+    return place_balance_get(
+        kind=AccountKind.CAGNOTTE,
+        place=table_place(table.public_id),
+        gaming_session_id=gaming_session.pk,
+    )
 
 
 def _state_cagnotte(state: Any) -> int:
@@ -106,10 +111,11 @@ _earlier_cagnotte: Memo[int] = Memo(size=4096, lifetime=60.0)
 def _earlier_cagnotte_get(table_session: TableSession) -> int:
     return _earlier_cagnotte.get_or_compute(
         str(table_session.public_id),
-        lambda: cagnotte_of(
-            table_id=table_session.table_id,
+        lambda: place_balance_get(
+            kind=AccountKind.CAGNOTTE,
+            place=table_place(table_session.table.public_id),
             gaming_session_id=table_session.gaming_session_id,
-            other_than_table_session_id=table_session.pk,
+            other_than_place=table_session_place(table_session.public_id),
         ),
     )
 

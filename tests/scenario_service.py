@@ -24,6 +24,7 @@ from ledger.models import Account, AccountKind
 from ledger.selectors import account_balance_get
 from tables.engine.settlement import CAGNOTTE, RELIQUAT_PREFIX, RESERVE_FUND
 from tables.models import AssignmentRole, Table, TableSession
+from tables.postings import table_session_place
 from tables.services import (
     RuleRefusedError,
     record,
@@ -147,7 +148,7 @@ def ledger_totals(table_session: TableSession) -> dict[str, int]:
     totals: dict[str, int] = {}
     accounts = Account.objects.filter(
         gaming_session=table_session.gaming_session
-    ) | Account.objects.filter(table_session=table_session)
+    ) | Account.objects.filter(place=table_session_place(table_session.public_id))
     for account in accounts.select_related("player").distinct():
         balance = account_balance_get(account=account)
         if balance == 0:

@@ -37,11 +37,6 @@ class AccountOutputSerializer(serializers.ModelSerializer[Account]):
     gaming_session = serializers.UUIDField(
         source="gaming_session.public_id", allow_null=True, read_only=True
     )
-    table = serializers.UUIDField(source="table.public_id", allow_null=True, read_only=True)
-    table_number = serializers.IntegerField(source="table.number", allow_null=True, read_only=True)
-    table_session = serializers.UUIDField(
-        source="table_session.public_id", allow_null=True, read_only=True
-    )
     balance_chips = serializers.SerializerMethodField()
 
     class Meta:
@@ -51,10 +46,8 @@ class AccountOutputSerializer(serializers.ModelSerializer[Account]):
             "kind",
             "player",
             "gaming_session",
-            "table",
-            "table_number",
-            "table_session",
-            "coup_number",
+            "place",
+            "number",
             "created_at",
             "balance_chips",
         ]
@@ -66,8 +59,13 @@ class AccountOutputSerializer(serializers.ModelSerializer[Account]):
 class AccountFilter(filters.FilterSet):
     kind = filters.ChoiceFilter(choices=AccountKind.choices)
     gaming_session = filters.UUIDFilter(field_name="gaming_session__public_id")
-    table_session = filters.UUIDFilter(field_name="table_session__public_id")
-    table = filters.UUIDFilter(field_name="table__public_id")
+    place = filters.CharFilter(
+        field_name="place",
+        label=(
+            "Where the chips are, as the tables name it: `table:<table id>` or "
+            "`table-session:<table session id>` (public ids)."
+        ),
+    )
     member_number = filters.CharFilter(field_name="player__member_number")
 
     class Meta:
@@ -76,7 +74,7 @@ class AccountFilter(filters.FilterSet):
 
 
 def _accounts() -> QuerySet[Account]:
-    return Account.objects.select_related("player", "gaming_session", "table", "table_session")
+    return Account.objects.select_related("player", "gaming_session")
 
 
 class AccountPagination(Pagination):
@@ -133,9 +131,6 @@ class TransactionOutputSerializer(serializers.ModelSerializer[Transaction]):
     gaming_session = serializers.UUIDField(
         source="gaming_session.public_id", allow_null=True, read_only=True
     )
-    table_session = serializers.UUIDField(
-        source="table_session.public_id", allow_null=True, read_only=True
-    )
     reverses = serializers.UUIDField(source="reverses.public_id", allow_null=True, read_only=True)
     reversed_by = serializers.UUIDField(
         source="reversed_by.public_id", allow_null=True, read_only=True
@@ -151,7 +146,7 @@ class TransactionOutputSerializer(serializers.ModelSerializer[Transaction]):
             "posted_by",
             "memo",
             "gaming_session",
-            "table_session",
+            "place",
             "reverses",
             "reversed_by",
             "entries",
@@ -160,7 +155,13 @@ class TransactionOutputSerializer(serializers.ModelSerializer[Transaction]):
 
 class TransactionFilter(filters.FilterSet):
     gaming_session = filters.UUIDFilter(field_name="gaming_session__public_id")
-    table_session = filters.UUIDFilter(field_name="table_session__public_id")
+    place = filters.CharFilter(
+        field_name="place",
+        label=(
+            "Where the chips are, as the tables name it: `table:<table id>` or "
+            "`table-session:<table session id>` (public ids)."
+        ),
+    )
     account = filters.UUIDFilter(
         field_name="entries__account__public_id", distinct=True, label="Only those touching it."
     )
@@ -174,7 +175,7 @@ class TransactionFilter(filters.FilterSet):
 
 def _transactions() -> QuerySet[Transaction]:
     return Transaction.objects.select_related(
-        "posted_by", "gaming_session", "table_session", "reverses", "reversed_by"
+        "posted_by", "gaming_session", "reverses", "reversed_by"
     ).prefetch_related("entries__account")
 
 

@@ -1,8 +1,9 @@
 """From the engine's transfers to ledger transactions (COM-5.2, docs/ledger.md).
 
-Each owner the engine names has an account: a player's position in the gaming session, the
-cagnotte and the reserve fund of the table in the gaming session, a banker's reliquat at the
-table session. A transfer `from → to` is a debit of `from` and a credit of `to`.
+Each owner the engine names has an account (tables/postings.py says which): a player's position
+in the gaming session, the cagnotte and the reserve fund of the table in the gaming session, a
+banker's reliquat at the table session. A transfer `from → to` is a debit of `from` and a
+credit of `to`.
 """
 
 from __future__ import annotations
@@ -15,11 +16,11 @@ from django.db.models import Q
 
 from establishment.errors import DomainError, ErrorCode
 from establishment.models import Player
-from ledger.models import Account, AccountKind, Transaction
+from ledger.models import Account, Transaction
 from ledger.services import Leg, post
 from tables.engine import Transfer
-from tables.engine.settlement import CAGNOTTE, RELIQUAT_PREFIX, RESERVE_FUND
 from tables.models import TableSession
+from tables.postings import AccountKey, account_owner, owner_account_key, table_session_place
 
 if TYPE_CHECKING:
     from django.contrib.auth.models import User
@@ -43,59 +44,29 @@ def players_by_code(codes: Sequence[str]) -> dict[str, Player]:
     return found
 
 
-def _key_of(owner: str, players: dict[str, Player], ts: TableSession) -> dict[str, Any]:
-    if owner == CAGNOTTE:
-        return {
-            "kind": AccountKind.CAGNOTTE,
-            "table_id": ts.table_id,
-            "gaming_session_id": ts.gaming_session_id,
-        }
-    if owner == RESERVE_FUND:
-        return {
-            "kind": AccountKind.RESERVE_FUND,
-            "table_id": ts.table_id,
-            "gaming_session_id": ts.gaming_session_id,
-        }
-    if owner.startswith(RELIQUAT_PREFIX):
-        banker = players[owner[len(RELIQUAT_PREFIX) :]]
-        return {"kind": AccountKind.RELIQUAT, "player_id": banker.pk, "table_session_id": ts.pk}
-    return {
-        "kind": AccountKind.PLAYER_POSITION,
-        "player_id": players[owner].pk,
-        "gaming_session_id": ts.gaming_session_id,
-    }
-
-
 def _account_key(account: Account) -> tuple[Any, ...]:
+    return (account.kind, account.player_id, account.gaming_session_id, account.place)
+
+
+def _lookup_key(fields: dict[str, Any]) -> tuple[Any, ...]:
     return (
-        account.kind,
-        account.player_id,
-        account.gaming_session_id,
-        account.table_id,
-        account.table_session_id,
+        fields["kind"],
+        fields.get("player_id"),
+        fields.get("gaming_session_id"),
+        fields.get("place", ""),
     )
 
 
-def _lookup_key(key: dict[str, Any]) -> tuple[Any, ...]:
-    return (
-        key["kind"],
-        key.get("player_id"),
-        key.get("gaming_session_id"),
-        key.get("table_id"),
-        key.get("table_session_id"),
-    )
-
-
-def _owner_of(account: Account) -> str:
-    """The engine's name for the owner of an account read by `accounts_for`."""
-    if account.kind == AccountKind.CAGNOTTE:
-        return CAGNOTTE
-    if account.kind == AccountKind.RESERVE_FUND:
-        return RESERVE_FUND
-    assert account.player is not None
-    if account.kind == AccountKind.RELIQUAT:
-        return RELIQUAT_PREFIX + account.player.member_number
-    return account.player.member_number
+def _keys_of(owners: Sequence[str], ts: TableSession) -> dict[str, AccountKey]:
+    return {
+        owner: owner_account_key(
+            owner,
+            table_public_id=ts.table.public_id,
+            table_session_public_id=ts.public_id,
+            gaming_session_id=ts.gaming_session_id,
+        )
+        for owner in owners
+    }
 
 
 def accounts_for(owners: Sequence[str], ts: TableSession) -> dict[str, Account]:
@@ -104,62 +75,45 @@ def accounts_for(owners: Sequence[str], ts: TableSession) -> dict[str, Account]:
     Once the accounts exist (every coup after a player's first), one statement reads them all,
     whatever the number of players (P2).
     """
-    wanted = set(owners)
-    bankers = [o[len(RELIQUAT_PREFIX) :] for o in wanted if o.startswith(RELIQUAT_PREFIX)]
-    codes = [o for o in wanted if o not in _TABLE_KINDS and not o.startswith(RELIQUAT_PREFIX)]
-    table_kinds = [k for o, k in _TABLE_KINDS.items() if o in wanted]
+    keys = _keys_of(sorted(set(owners)), ts)
     condition = Q(pk__in=[])
-    if codes:
-        condition |= Q(
-            kind=AccountKind.PLAYER_POSITION,
-            player__member_number__in=codes,
-            gaming_session_id=ts.gaming_session_id,
-        )
-    if bankers:
-        condition |= Q(
-            kind=AccountKind.RELIQUAT,
-            player__member_number__in=bankers,
-            table_session_id=ts.pk,
-        )
-    if table_kinds:
-        condition |= Q(
-            kind__in=table_kinds, table_id=ts.table_id, gaming_session_id=ts.gaming_session_id
-        )
+    for key in keys.values():
+        fields: dict[str, Any] = {"kind": key.kind, "place": key.place}
+        if key.member_number is not None:
+            fields["player__member_number"] = key.member_number
+        if key.gaming_session_id is not None:
+            fields["gaming_session_id"] = key.gaming_session_id
+        condition |= Q(**fields)
     found = {
-        _owner_of(account): account
+        account_owner(
+            account.kind, account.player.member_number if account.player else None
+        ): account
         for account in Account.objects.filter(condition).select_related("player")
     }
-    if wanted <= set(found):
+    if set(keys) <= set(found):
         return {owner: found[owner] for owner in owners}
-    return _accounts_create(owners, ts)
+    return _accounts_create(owners, keys)
 
 
-_TABLE_KINDS = {CAGNOTTE: AccountKind.CAGNOTTE, RESERVE_FUND: AccountKind.RESERVE_FUND}
-
-
-def _accounts_create(owners: Sequence[str], ts: TableSession) -> dict[str, Account]:
+def _accounts_create(owners: Sequence[str], keys: dict[str, AccountKey]) -> dict[str, Account]:
     """Create the missing accounts of `owners` (a player's first coup of the night)."""
-    player_codes = [
-        owner[len(RELIQUAT_PREFIX) :] if owner.startswith(RELIQUAT_PREFIX) else owner
-        for owner in owners
-        if owner not in (CAGNOTTE, RESERVE_FUND)
-    ]
-    players = players_by_code(player_codes) if player_codes else {}
-    keys = {owner: _key_of(owner, players, ts) for owner in owners}
+    codes = [key.member_number for key in keys.values() if key.member_number is not None]
+    player_ids = {code: p.pk for code, p in players_by_code(codes).items()} if codes else {}
+    lookups = {owner: key.lookup(player_ids) for owner, key in keys.items()}
     condition = Q()
-    for key in keys.values():
-        condition |= Q(**key)
+    for fields in lookups.values():
+        condition |= Q(**fields)
     # Each failed attempt means another writer created one of the missing accounts, so the
     # missing set shrinks every time: at most one attempt per account, and a last one.
-    attempts = len(keys) + 1
+    attempts = len(lookups) + 1
     for attempt in range(attempts):
         found = {_account_key(a): a for a in Account.objects.filter(condition)}
-        missing = [key for key in keys.values() if _lookup_key(key) not in found]
+        missing = [fields for fields in lookups.values() if _lookup_key(fields) not in found]
         if not missing:
             break
         try:
             with transaction.atomic():
-                created = Account.objects.bulk_create(Account(**key) for key in missing)
+                created = Account.objects.bulk_create(Account(**fields) for fields in missing)
             found.update({_account_key(a): a for a in created})
             break
         except IntegrityError:
@@ -168,7 +122,7 @@ def _accounts_create(owners: Sequence[str], ts: TableSession) -> dict[str, Accou
             # missing (this table's own cagnotte or reliquat, say).
             if attempt == attempts - 1:
                 raise
-    return {owner: found[_lookup_key(key)] for owner, key in keys.items()}
+    return {owner: found[_lookup_key(lookups[owner])] for owner in owners}
 
 
 def transfers_post(
@@ -191,6 +145,6 @@ def transfers_post(
         posted_by=posted_by,
         memo=memo,
         gaming_session=table_session.gaming_session,
-        table_session=table_session,
+        place=table_session_place(table_session.public_id),
         key_unique_by_caller=True,  # the key names the journal line, under the table's lock
     )

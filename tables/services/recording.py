@@ -37,6 +37,13 @@ from tables.models import (
     TableEvent,
     TableSession,
 )
+from tables.postings import (
+    SESSION_POSTING,
+    coup_after_posting,
+    coup_posting,
+    posting_base,
+    posting_key,
+)
 from tables.services.books import accounts_for, players_by_code, transfers_post
 from tables.services.journal import (
     Journal,
@@ -430,12 +437,12 @@ def consequences_book(
     owners.update(t for tr in moved for t in (tr.source, tr.target))
     accounts = accounts_for(sorted(owners), table_session) if owners else {}
     postings: list[str] = []
-    base = f"table-session:{table_session.public_id}:event:{seq}"
+    base = posting_base(table_session.public_id, seq)
 
     def book(transfers: tuple[Transfer, ...] | list[Transfer], suffix: str, memo: str) -> None:
         if not transfers:
             return
-        key = f"{base}:{suffix}"
+        key = posting_key(base, suffix)
         transfers_post(
             transfers=transfers,
             accounts=accounts,
@@ -448,7 +455,7 @@ def consequences_book(
 
     now = timezone.now()
     for coup in settled:
-        book(coup.transfers, f"coup:{coup.number}", f"coup {coup.number} ({coup.outcome})")
+        book(coup.transfers, coup_posting(coup.number), f"coup {coup.number} ({coup.outcome})")
     if settled:
         Coup.objects.bulk_create(
             Coup(
@@ -467,8 +474,8 @@ def consequences_book(
             for coup in settled
         )
     for coup, extra in amended:
-        book(extra, f"coup:{coup.number}:after", f"coup {coup.number}, after the settlement")
-    book(moved, "session", "session movement")
+        book(extra, coup_after_posting(coup.number), f"coup {coup.number}, after the settlement")
+    book(moved, SESSION_POSTING, "session movement")
 
     if before.state.banker != state.banker:
         tenure_open(table_session, state, seq, how, now)

@@ -20,6 +20,7 @@ from django.contrib.auth.models import User
 from rest_framework.test import APIClient
 
 from tables.engine.settlement import CAGNOTTE, RELIQUAT_PREFIX, RESERVE_FUND
+from tables.postings import table_session_place
 
 API = "/api"
 
@@ -169,7 +170,9 @@ def accounts_get(auditor: APIClient, run: ApiRun) -> dict[str, dict[str, Any]]:
     }
     found |= {
         a["public_id"]: a
-        for a in pages(auditor, f"{API}/ledger/accounts/", table_session=run.table_session)
+        for a in pages(
+            auditor, f"{API}/ledger/accounts/", place=table_session_place(run.table_session)
+        )
     }
     return found
 
@@ -189,7 +192,7 @@ def transfers_get(auditor: APIClient, run: ApiRun) -> Counter[tuple[str, str, in
     owners = {key: _owner(account) for key, account in accounts_get(auditor, run).items()}
     found: Counter[tuple[str, str, int, str]] = Counter()
     for transaction in pages(
-        auditor, f"{API}/ledger/transactions/", table_session=run.table_session
+        auditor, f"{API}/ledger/transactions/", place=table_session_place(run.table_session)
     ):
         entries = transaction["entries"]
         assert sum(e["amount_chips"] * (1 if e["side"] == "credit" else -1) for e in entries) == 0

@@ -24,6 +24,7 @@ from establishment.services import gaming_session_open
 from ledger.models import Account, AccountKind, Entry, Side, Transaction
 from tables.engine import results_of
 from tables.models import AssignmentRole, Table, TableEvent, TableSession
+from tables.postings import table_session_place
 from tables.services import (
     Recorded,
     record,
@@ -183,7 +184,7 @@ def ledger_totals(table_session: TableSession) -> dict[str, int]:
     """What the books say each owner received from the table session (its transactions,
     reversals included), named as the engine names owners; owners at 0 left out."""
     rows = (
-        Entry.objects.filter(transaction__table_session=table_session)
+        Entry.objects.filter(transaction__place=table_session_place(table_session.public_id))
         .values("account__kind", "account__player__member_number")
         .annotate(total=Sum(_SIGNED))
     )
@@ -219,7 +220,11 @@ def bounded_balances_negative() -> list[tuple[str, int]]:
 
 
 def session_transactions(table_session: TableSession) -> list[Transaction]:
-    return list(Transaction.objects.filter(table_session=table_session).order_by("pk"))
+    return list(
+        Transaction.objects.filter(place=table_session_place(table_session.public_id)).order_by(
+            "pk"
+        )
+    )
 
 
 def account_count(**lookups: Any) -> int:

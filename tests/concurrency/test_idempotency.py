@@ -15,6 +15,7 @@ from django.db import IntegrityError
 
 from ledger.models import Transaction
 from tables.models import Coup, TableEvent, TableSession
+from tables.postings import table_session_place
 from tables.services import (
     IdempotencyConflictError,
     Recorded,
@@ -80,7 +81,7 @@ def test_inv4_the_same_action_from_8_threads_is_recorded_once(
     assert TableEvent.objects.filter(table_session=ts, idempotency_key="double-click").count() == 1
     assert last_seq_get(ts) == seq
     assert Coup.objects.filter(table_session=ts).count() == 1
-    assert Transaction.objects.filter(table_session=ts).count() == 1
+    assert Transaction.objects.filter(place=table_session_place(ts.public_id)).count() == 1
     assert recorded[0].outcome["coups"] == [1] and len(recorded[0].outcome["postings"]) == 1
     assert unbalanced_transactions() == []
 
@@ -110,7 +111,10 @@ def test_inv4_the_same_key_with_another_action_is_refused() -> None:
         idempotency_key="k1",
     )
     assert again.replayed and (again.seq, again.outcome) == (first.seq, first.outcome)
-    assert Transaction.objects.filter(table_session=at.table_session).count() == 1
+    assert (
+        Transaction.objects.filter(place=table_session_place(at.table_session.public_id)).count()
+        == 1
+    )
 
 
 def test_inv4_control_without_the_row_lock_the_race_shows(
@@ -134,4 +138,4 @@ def test_inv4_control_without_the_row_lock_the_race_shows(
     # The unique constraints are the last line: still one line, one coup, one transaction.
     ts = at.table_session
     assert TableEvent.objects.filter(table_session=ts, idempotency_key="double-click").count() == 1
-    assert Transaction.objects.filter(table_session=ts).count() == 1
+    assert Transaction.objects.filter(place=table_session_place(ts.public_id)).count() == 1

@@ -30,8 +30,9 @@ from django.db.models import Q
 from ledger.models import Account, AccountKind, Entry, Transaction
 from ledger.selectors import account_balance_get
 from tables.models import Coup, TableSession
+from tables.postings import AccountKey, table_session_place
 from tables.services import books
-from tables.services.books import _key_of, _lookup_key, players_by_code
+from tables.services.books import _account_key, _lookup_key, players_by_code
 from tests.concurrency.kit import (
     CF_SETTINGS,
     Croupier,
@@ -97,7 +98,12 @@ def test_inv5_sixteen_tables_booking_to_shared_accounts_lose_nothing(
     assert [o.error for o in outcomes] == [None] * TABLES
     tables = [at.table_session for at in croupiers]
     assert Coup.objects.filter(table_session__in=tables).count() == TABLES * COUPS
-    assert Transaction.objects.filter(table_session__in=tables).count() == TABLES * COUPS * 2
+    assert (
+        Transaction.objects.filter(
+            place__in=[table_session_place(t.public_id) for t in tables]
+        ).count()
+        == TABLES * COUPS * 2
+    )
     assert unbalanced_transactions() == []
     assert bounded_balances_negative() == []
     expected: dict[str, int] = {}
@@ -124,30 +130,20 @@ def test_inv5_sixteen_tables_booking_to_shared_accounts_lose_nothing(
     assert expected["H3"] == -1000 * TABLES * COUPS
 
 
-def _naive_accounts_create(owners: Any, ts: TableSession) -> dict[str, Account]:
+def _naive_accounts_create(owners: Any, keys: dict[str, AccountKey]) -> dict[str, Account]:
     """get-or-create without recovering from the unique violation (what the control removes)."""
-    codes = [o.removeprefix("reliquat:") for o in owners if o not in ("cagnotte", "reserve_fund")]
-    players = players_by_code(codes) if codes else {}
-    keys = {owner: _key_of(owner, players, ts) for owner in owners}
+    codes = [key.member_number for key in keys.values() if key.member_number is not None]
+    player_ids = {code: p.pk for code, p in players_by_code(codes).items()} if codes else {}
+    lookups = {owner: key.lookup(player_ids) for owner, key in keys.items()}
     condition = Q()
-    for key in keys.values():
-        condition |= Q(**key)
-    found = {_lookup_key(_shape(a)): a for a in Account.objects.filter(condition)}
+    for fields in lookups.values():
+        condition |= Q(**fields)
+    found = {_account_key(a): a for a in Account.objects.filter(condition)}
     with transaction.atomic():
-        for key in keys.values():
-            if _lookup_key(key) not in found:
-                found[_lookup_key(key)] = Account.objects.create(**key)
-    return {owner: found[_lookup_key(key)] for owner, key in keys.items()}
-
-
-def _shape(account: Account) -> dict[str, Any]:
-    return {
-        "kind": account.kind,
-        "player_id": account.player_id,
-        "gaming_session_id": account.gaming_session_id,
-        "table_id": account.table_id,
-        "table_session_id": account.table_session_id,
-    }
+        for fields in lookups.values():
+            if _lookup_key(fields) not in found:
+                found[_lookup_key(fields)] = Account.objects.create(**fields)
+    return {owner: found[_lookup_key(lookups[owner])] for owner in owners}
 
 
 def test_inv5_control_without_the_recovery_the_race_kills_coups(

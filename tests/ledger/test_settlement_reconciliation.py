@@ -28,6 +28,7 @@ from reports.services import (
 )
 from reports.tasks import reconcile_table_session, render_report_pdf, settlement_sweep
 from tables.models import TableSession
+from tables.postings import table_place, table_session_place
 from tables.services import gaming_session_close, table_session_close
 from tables.services.journal import last_seq_get
 from tests.ledger.test_settlement import SESSION_SCENARIOS, Night, play_night
@@ -155,7 +156,9 @@ def test_a_table_whose_books_changed_after_its_reconciliation_is_replayed_again(
     # stored reconciliation no longer describes its entries.
     first = table_sessions[0]
     cagnotte = Account.objects.get(
-        kind=AccountKind.CAGNOTTE, table=first.table, gaming_session=night.gaming_session
+        kind=AccountKind.CAGNOTTE,
+        place=table_place(first.table.public_id),
+        gaming_session=night.gaming_session,
     )
     other = Account.objects.filter(
         kind=AccountKind.PLAYER_POSITION, gaming_session=night.gaming_session
@@ -166,7 +169,7 @@ def test_a_table_whose_books_changed_after_its_reconciliation_is_replayed_again(
         idempotency_key="outside-the-journal",
         posted_by=night.manager,
         gaming_session=night.gaming_session,
-        table_session=first,
+        place=table_session_place(first.public_id),
     )
     rows = settlement_rows_get(gaming_session=night.gaming_session)
     _summaries, made = table_summaries_get(

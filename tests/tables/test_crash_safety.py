@@ -22,6 +22,7 @@ from django.db import connection
 from establishment.models import AuditEntry
 from ledger.models import Transaction
 from tables.models import Coup, EventKind, TableEvent, TableSession
+from tables.postings import table_session_place
 from tables.services.journal import last_seq_get
 from tests.concurrency.kit import (
     engine_totals,
@@ -95,7 +96,9 @@ def _consistent(table: TableSession) -> None:
         assert coup.number in by_seq[coup.settled_seq].outcome["coups"]
     posted = {key for e in events for key in e.outcome.get("postings", [])}
     booked = set(
-        Transaction.objects.filter(table_session=table).values_list("idempotency_key", flat=True)
+        Transaction.objects.filter(place=table_session_place(table.public_id)).values_list(
+            "idempotency_key", flat=True
+        )
     )
     assert booked == posted
     assert ledger_totals(table) == engine_totals(table)
@@ -118,7 +121,7 @@ def test_inv7_killed_inside_the_settling_transaction_leaves_no_partial_coup() ->
     # The settling action and everything it wrote are gone; what came before is intact.
     assert last_seq_get(table) == seq - 1
     assert not Coup.objects.filter(table_session=table).exists()
-    assert not Transaction.objects.filter(table_session=table).exists()
+    assert not Transaction.objects.filter(place=table_session_place(table.public_id)).exists()
     _consistent(table)
 
     out = _finish(_child(table, user_pk, coups=2))

@@ -25,6 +25,7 @@ from tables.models import (
     TableEvent,
     TableSession,
 )
+from tables.postings import table_place, table_session_place
 from tables.selectors import table_state_get
 from tables.services import (
     TableClosedError,
@@ -171,7 +172,9 @@ def test_close_returns_the_reliquats_cf(floor: Floor, around: Around) -> None:
     at.do("new_shoe", cut_by=1)
     at.play(cf_banker_wins(1000))
     at.do("continue_bank", 1, reliquat=500)  # CF-5.5: 500 set aside, the bank goes on at 1450
-    reliquat = Account.objects.get(kind=AccountKind.RELIQUAT, table_session=at.table_session)
+    reliquat = Account.objects.get(
+        kind=AccountKind.RELIQUAT, place=table_session_place(at.table_session.public_id)
+    )
     assert account_balance_get(account=reliquat) == 500
     _books_agree(at.table_session)
 
@@ -212,7 +215,9 @@ def test_close_divides_the_reserve_fund_lr(floor: Floor, around: Around) -> None
             for t, a, p in LR_COUP
         ]
     )
-    fund = Account.objects.get(kind=AccountKind.RESERVE_FUND, table=table.table)
+    fund = Account.objects.get(
+        kind=AccountKind.RESERVE_FUND, place=table_place(table.table.public_id)
+    )
     assert account_balance_get(account=fund) == 150
     _books_agree(table)
 
@@ -248,7 +253,7 @@ def test_closing_the_gaming_session_closes_every_table(floor: Floor, around: Aro
     assert TableSession.objects.filter(closed_at__isnull=True).count() == 2  # all or nothing
     assert (
         not Account.objects.filter(
-            kind=AccountKind.RELIQUAT, table_session=first.table_session
+            kind=AccountKind.RELIQUAT, place=table_session_place(first.table_session.public_id)
         ).exists()
         or ledger_totals(first.table_session)["reliquat:AS1"] == 500
     )
@@ -340,7 +345,7 @@ def test_a_table_opened_again_the_same_night_shows_the_whole_nights_cagnotte(
     booked = account_balance_get(
         account=Account.objects.get(
             kind=AccountKind.CAGNOTTE,
-            table=again.table,
+            place=table_place(again.table.public_id),
             gaming_session=floor.gaming_session,
         )
     )

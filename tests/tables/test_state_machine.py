@@ -43,6 +43,7 @@ from ledger.models import Account, AccountKind
 from ledger.selectors import account_balance_get
 from tables.engine import Action, GameState, LegalAction, RuleError, step
 from tables.models import Coup, TableSession, VoidRequest
+from tables.postings import table_place
 from tables.selectors import table_state_get
 from tables.services import (
     RuleRefusedError,
@@ -262,7 +263,9 @@ class Night(RuleBasedStateMachine):
             assert journal_get(table).state == replayed.state  # the cache is the replay
             assert ledger_totals(table) == engine_totals(table)
             cagnotte = Account.objects.filter(
-                kind=AccountKind.CAGNOTTE, table=table.table, gaming_session=table.gaming_session
+                kind=AccountKind.CAGNOTTE,
+                place=table_place(table.table.public_id),
+                gaming_session=table.gaming_session,
             ).first()
             booked = account_balance_get(account=cagnotte) if cagnotte else 0
             assert booked == engine_levies(table)
