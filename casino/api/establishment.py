@@ -28,6 +28,7 @@ from casino.services import gaming_session_open, player_create
 from casino.staff import role_required, roles_of
 from tables.engine import GAMES, RuleError, game_get, settings_validate
 from tables.services import gaming_session_close
+from tables.words import say
 
 # -- who is calling, tokens ------------------------------------------------------------------
 
@@ -345,6 +346,6 @@ def _defaults(code: str, seat_count: int) -> dict[str, Any] | None:
 
 def _parameters(params: Mapping[str, Any], required: bool) -> list[dict[str, Any]]:
     return [
-        {"name": name, "kind": param.describe, "required": required}
+        {"name": name, "kind": say(param.describe), "required": required}
         for name, param in params.items()
     ]
