@@ -16,19 +16,19 @@ from django.db.models import F, Q
 from django.utils.translation import gettext_lazy as _
 
 from establishment.models import GamingSession, Player
+from tables.engine.registry import GAME_CHOICES
 from tables.validation import table_settings_validate
 
 MAX_SEAT_COUNT = 30  # more seats than any physical table has; catches typos
 
 
-class Game(models.TextChoices):
-    """The five games (codes of SCENARIOS.md `game`)."""
-
-    CHEMIN_DE_FER = "chemin_de_fer", _("Chemin de fer")
-    LANSQUENET_MODERNE = "lansquenet_moderne", _("Lansquenet (modern)")
-    LANSQUENET_CLASSIQUE = "lansquenet_classique", _("Lansquenet (classic)")
-    LANDSKNECHT = "landsknecht", _("Landsknecht (Russian)")
-    PONTOON = "pontoon", _("Pontoon")
+# The five games (codes of SCENARIOS.md `game`), from the engine's one list of them
+# (`tables.engine.registry.GAME_CHOICES`): a member per game, named by its code in capitals
+# (`Game.CHEMIN_DE_FER`), labelled with the name the game is listed under, translated. Django's
+# functional form of the choices (the stubs do not type it, hence `Any` and the ignore).
+Game: Any = models.TextChoices(  # type: ignore[call-overload]
+    "Game", [(code.upper(), (code, _(label))) for code, label in GAME_CHOICES]
+)
 
 
 class ImmutableFieldError(ValidationError):

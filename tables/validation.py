@@ -13,6 +13,7 @@ from django.core.exceptions import ValidationError
 from django.utils.translation import gettext as _
 
 from tables.engine import RuleError, game_get, settings_validate
+from tables.words import say
 
 
 def default_seat_count(game: str) -> int:
@@ -23,9 +24,9 @@ def default_seat_count(game: str) -> int:
 def table_settings_validate(*, game: str, settings: object, seat_count: int) -> dict[str, object]:
     """Return the full settings of a table (defaults filled in) or raise ValidationError.
 
-    The error is keyed by the `settings` field and its message is the engine's, which names the
-    setting and its allowed range ("Setting decks=9 is outside 1–8."); `code` is the rules'
-    error code (`E_SETTING`).
+    The error is keyed by the `settings` field and its message is the engine's words in the
+    active language, which name the setting and its allowed range ("Setting decks=9 is outside
+    1–8."); `code` is the rules' error code (`E_SETTING`), `params` the values its words name.
     """
     if not isinstance(settings, Mapping) or not all(isinstance(key, str) for key in settings):
         message = _("Settings must be a JSON object of setting names to values.")
@@ -33,4 +34,5 @@ def table_settings_validate(*, game: str, settings: object, seat_count: int) -> 
     try:
         return dict(settings_validate(game, settings, seat_count))
     except RuleError as exc:
-        raise ValidationError({"settings": ValidationError(exc.message, code=exc.code)}) from exc
+        refused = ValidationError(say(exc.code, exc.params), code=exc.code)
+        raise ValidationError({"settings": refused}) from exc

@@ -19,6 +19,7 @@ from establishment.http.serializers import GamingSessionOutputSerializer
 from establishment.models import GamingSession
 from tables.engine import GAMES, RuleError, game_get, settings_validate
 from tables.services import gaming_session_close
+from tables.words import say
 
 
 class GamingSessionCloseApi(APIView):
@@ -112,6 +113,6 @@ def _defaults(code: str, seat_count: int) -> dict[str, Any] | None:
 
 def _parameters(params: Mapping[str, Any], required: bool) -> list[dict[str, Any]]:
     return [
-        {"name": name, "kind": param.describe, "required": required}
+        {"name": name, "kind": say(param.describe), "required": required}
         for name, param in params.items()
     ]

@@ -50,7 +50,7 @@ INPUTS: dict[str, Callable[[dict[str, Any]], object] | None] = {
         _view(c["screen"], "bank_rule", "holding", "reserve_fund"),
         c["screen"].state.cagnotte_chips,
     ),
-    "cards": lambda c: (c["screen"].game, c["screen"].cards, _view(c["screen"], "faults")),
+    "cards": lambda c: (c["screen"].hands, _view(c["screen"], "faults")),
     "sabot": lambda c: (bool(c["screen"].pack), _pack(c["screen"], "left", "before_stop_card")),
     "counts": lambda c: (bool(c["screen"].pack), _pack(c["screen"], "counts")),
     "actions": lambda c: (

@@ -21,6 +21,7 @@ from tables.console.vocabulary import (
     chips_text,
     expected_say,
     outcome_label,
+    owner_label,
     phase_label,
     reason_label,
 )
@@ -137,6 +138,7 @@ class Screen:
     standing: list[SeatRow]
     stakes: list[dict[str, Any]]
     cards: Any
+    hands: list[dict[str, Any]]  # every game's hands alike (`hands` of the view)
     pack: Mapping[str, Any] | None
     coups_played: int = 0
     controls: list[Control] = field(default_factory=list)
@@ -167,12 +169,12 @@ def who_label(state: TableState, who: Any) -> str:
         return f"{who} · {name}" if name else str(who)
     text = str(who)
     if text == CROUPIER:
-        return "croupier"
+        return owner_label("croupier")
     if text == RESERVE_FUND:
-        return "fonds de réserve"  # LR-2, as the transfer reasons name it
+        return owner_label("reserve_fund")  # LR-2, as the transfer reasons name it
     if text.startswith("reliquat:"):
         code = text.partition(":")[2]
-        return f"reliquat {names.get(code, code)}"
+        return owner_label("reliquat", names.get(code, code))
     for seat in state.seats:
         if seat.player_code == text:
             return f"{seat.seat} · {seat.player_name or text}"
@@ -198,45 +200,18 @@ def _chips(state: TableState, limit: Any, *, zero: bool = False) -> tuple[Choice
     return tuple(Choice(str(a), chips_text(a)) for a in dict.fromkeys(amounts))
 
 
-def _next_pontoon_seat(view: Mapping[str, Any]) -> int | None:
-    """Pontoon's next card goes to the players in order, then the banker (PT-4.1)."""
-    cards = view.get("cards") or {}
-    wanted = 0 if view.get("phase") == "first_round" else 1
-    for hand in cards.get("players") or []:
-        staked = bool(hand.get("stake")) and not hand.get("sat_out")
-        if len(hand.get("cards") or []) == wanted and (wanted == 0 or staked):
-            return int(hand["seat"])
-    banker = cards.get("banker") or {}
-    return int(banker["seat"]) if banker.get("seat") else None
-
-
 def _seat_choices(
     state: TableState, action_type: str, name: str, view: Mapping[str, Any]
 ) -> tuple[Choice, ...]:
     """Free seats to sit on; occupied seats for everything else, the likely one selected."""
-    preferred: int | None = None
-    if name == "to":
-        if state.table_session.game == "pontoon":
-            preferred = _next_pontoon_seat(view)
-        else:
-            nxt = view.get("next_recipient")
-            preferred = next((s.seat for s in state.seats if s.player_code == nxt), None)
-    elif name == "cut_by":
-        preferred = _cutter(view)
+    # The seat the next card or the cut goes to, as the game's view says (`next_seat`: PT-4.1,
+    # LC-2.4, CF-3.2).
+    preferred = view.get("next_seat") if name in ("to", "cut_by") else None
     if action_type == "sit":
         seats = [s for s in state.seats if s.player_code is None]
     else:
         seats = [s for s in state.seats if s.player_code is not None]
     return tuple(Choice(str(s.seat), who_label(state, s.seat), s.seat == preferred) for s in seats)
-
-
-def _cutter(view: Mapping[str, Any]) -> int | None:
-    """Chemin de fer says which seat cuts the new shoe (CF-3.2) in its expected phrase."""
-    expected = str(view.get("expected") or "")
-    words = expected.split()
-    if len(words) > 1 and words[0] == "Seat" and words[1].isdigit():
-        return int(words[1])
-    return None
 
 
 def _claim_candidates(state: TableState) -> tuple[Choice, ...]:
@@ -359,7 +334,7 @@ def screen_build(state: TableState, *, coups: Iterable[Coup], may_record: bool) 
         state=state,
         game=state.table_session.game,
         phase=phase_label(state.phase),
-        expected=expected_say(str(view.get("expected") or ""), state.players),
+        expected=expected_say(view.get("expected"), state.players),
         banker=who_label(state, state.banker) if state.banker else "—",
         bank=view.get("bank"),
         to_cover=view.get("to_cover"),
@@ -369,13 +344,14 @@ def screen_build(state: TableState, *, coups: Iterable[Coup], may_record: bool) 
         stakes=[dict(s, label=who_label(state, s.get("player"))) for s in stakes],
         banker_seat=_banker_seat(state),
         cards=view.get("cards"),
+        hands=list(view.get("hands") or []),
         pack=view.get("pack"),
         coups=coup_rows(state, coups),
         coups_played=_count(view.get("coups_played", view.get("coups"))),
     )
     if may_record:
         screen.controls, screen.session_controls = controls_build(state)
-        if screen.game == "chemin_de_fer":
+        if game_get(screen.game).has_claims:  # the banco call (CF-4.2)
             screen.claimants = _claim_candidates(state)
     return screen
 

@@ -16,8 +16,8 @@ from __future__ import annotations
 
 import hashlib
 import re
-from collections.abc import Callable
-from dataclasses import dataclass
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, replace
 from functools import partial, wraps
 from typing import Any, Concatenate, ParamSpec
 from uuid import UUID
@@ -86,6 +86,7 @@ from tables.services import (
     void_request_get,
 )
 from tables.services.journal import last_seq_get
+from tables.words import say
 
 TABLE = "console/table.html"
 FLOOR = "console/floor.html"
@@ -116,11 +117,15 @@ class ConsoleRequest(HttpRequest):
 
 @dataclass(frozen=True)
 class Problem:
-    """A refusal shown in place: which control it concerns, the code and the rules' words."""
+    """A refusal shown in place: which control it concerns, the code and the rules' words.
+
+    `params` are the engine's parameters of a rule refused (`RuleRefusedError`): the screen
+    says it again with the players by name (`tables.words.say`)."""
 
     type: str
     code: str
     message: str
+    params: Mapping[str, Any] | None = None
 
 
 def _staff(request: ConsoleRequest) -> User:
@@ -221,6 +226,8 @@ def _draw(
     """
     seq = recorded.seq if recorded is not None else None
     state = table_state_get(table_session=table_session, last_seq=seq)
+    if problem is not None and problem.params is not None:
+        problem = replace(problem, message=say(problem.code, problem.params, state.players))
     coups = recent_coup_list(table_session=table_session, limit=RECENT_COUPS)
     recorder = may_record(request.user, table_session)
     voids_known_none = recorded is not None and not any(
@@ -442,7 +449,8 @@ def _refused(
         if body.code != "stale_sequence":
             notice = body.message
         return _screen(request, table_session, status=409, notice=notice, changed_only=False)
-    problem = Problem(action_type, body.code, body.message)
+    params = getattr(error, "rule_params", None)
+    problem = Problem(action_type, body.code, body.message, params)
     return _screen(request, table_session, status=body.status, problem=problem)
 
 

@@ -7,7 +7,7 @@ from dataclasses import dataclass, field
 from types import MappingProxyType
 from typing import Any
 
-from tables.engine.errors import RuleError, bad_action
+from tables.engine.errors import bad_action, unknown_action
 from tables.engine.settings import is_int
 from tables.engine.settlement import is_player_id
 from tables.engine.table import Actor
@@ -39,24 +39,24 @@ class Action:
 
 @dataclass(frozen=True)
 class Param:
-    """One parameter kind: a type test and how the error message names it."""
+    """One parameter kind: a type test, and the code of its words (``P_*``, ``E_BAD_ACTION``)."""
 
     describe: str
     accepts: Callable[[Any], bool]
 
 
-INT = Param("an integer", is_int)
-SEAT = Param("a seat number", is_int)
-AMOUNT = Param("an amount in chips", is_int)
-RANK = Param("a rank code", lambda v: isinstance(v, str))
-BOOL = Param("true or false", lambda v: isinstance(v, bool))
-TEXT = Param("a text", lambda v: isinstance(v, str))
-PLAYER = Param("a player id", lambda v: isinstance(v, str) and v != "")
+INT = Param("P_INT", is_int)
+SEAT = Param("P_SEAT", is_int)
+AMOUNT = Param("P_AMOUNT", is_int)
+RANK = Param("P_RANK", lambda v: isinstance(v, str))
+BOOL = Param("P_BOOL", lambda v: isinstance(v, bool))
+TEXT = Param("P_TEXT", lambda v: isinstance(v, str))
+PLAYER = Param("P_PLAYER", lambda v: isinstance(v, str) and v != "")
 # The stricter player id of the game files that refuse the reserved owner names at step 1.
-PLAYER_ID = Param("a player id", is_player_id)
-SEAT_OR_PLAYER = Param("a seat number or a player id", lambda v: is_int(v) or isinstance(v, str))
+PLAYER_ID = Param("P_PLAYER_ID", is_player_id)
+SEAT_OR_PLAYER = Param("P_SEAT_OR_PLAYER", lambda v: is_int(v) or isinstance(v, str))
 RANKS = Param(
-    "a list of rank codes",
+    "P_RANKS",
     lambda v: isinstance(v, list) and all(isinstance(item, str) for item in v),
 )
 
@@ -74,17 +74,19 @@ class ActionSpec:
     optional: Mapping[str, Param] = field(default_factory=dict)
     one_of: tuple[Mapping[str, Param], ...] = ()
 
-    def describe(self) -> str:
-        parts = ["an actor"]
-        parts += [f"{name} ({param.describe})" for name, param in self.required.items()]
+    def describe(self) -> list[str]:
+        """What the action takes, as ``E_BAD_ACTION``'s ``needs`` (the list grammar of
+        ``tables.engine.words``): ``["P_ACTOR", "amount:P_AMOUNT", "seat:P_SEAT|player:…"]``."""
+        parts = ["P_ACTOR"]
+        parts += [f"{name}:{param.describe}" for name, param in self.required.items()]
         if self.one_of:
+            # A group of several parameters is not used by any game; its names are listed.
             groups = [
-                " and ".join(f"{n} ({p.describe})" for n, p in group.items())
-                for group in self.one_of
+                "+".join(f"{n}:{p.describe}" for n, p in group.items()) for group in self.one_of
             ]
-            parts.append(" or ".join(groups))
-        parts += [f"optionally {n} ({p.describe})" for n, p in self.optional.items()]
-        return ", ".join(parts)
+            parts.append("|".join(groups))
+        parts += [f"?{n}:{p.describe}" for n, p in self.optional.items()]
+        return parts
 
     def check(self, action: Action) -> None:
         """``E_BAD_ACTION`` unless every parameter is present with the right type and no other."""
@@ -132,20 +134,22 @@ def session_actions(player: Param) -> Mapping[str, ActionSpec]:
 SESSION_ACTIONS: Mapping[str, ActionSpec] = session_actions(PLAYER)
 
 
-def shape_check(specs: Mapping[str, ActionSpec], action: Action, game_title: str) -> ActionSpec:
-    """COM-10.2 step 1: the type exists in this game, and the action is well formed."""
+def shape_check(specs: Mapping[str, ActionSpec], action: Action, game: str) -> ActionSpec:
+    """COM-10.2 step 1: the type exists in this game (``game``: its code), and the action is
+    well formed."""
     found = specs.get(action.type)
     if found is None:
-        raise RuleError("E_UNKNOWN_ACTION", f"'{action.type}' does not exist in {game_title}.")
+        raise unknown_action(action.type, game)
     found.check(action)
     return found
 
 
-def empty_actor_check(action: Action, needs: str) -> None:
+def empty_actor_check(action: Action, needs: list[str]) -> None:
     """COM-10.2 step 1 completed, in the games whose files say so: the actor is never ``""``.
 
-    ``E_BAD_ACTION`` ("'type' needs {needs}."). The shape check lets an empty actor through, so
-    that a game without this rule refuses it as nobody at the table (``E_NOT_PRESENT``).
+    ``E_BAD_ACTION`` with ``needs`` (``ActionSpec.describe``). The shape check lets an empty
+    actor through, so that a game without this rule refuses it as nobody at the table
+    (``E_NOT_PRESENT``).
     """
     if action.actor == "":
         raise bad_action(action.type, needs)

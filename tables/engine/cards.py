@@ -54,10 +54,11 @@ class Pack:
         """Cards of each rank not yet recorded, for the console's sabot panel."""
         return {rank: self.left_of(rank) for rank in RANKS}
 
-    def check_draw(self, rank: object, *, empty_hint: str = "a new pack must be formed") -> str:
+    def check_draw(self, rank: object, *, empty_hint: str = "R_NEW_PACK") -> str:
         """Validate a card about to be recorded, in the order of COM-10.2 step 5.
 
-        ``E_BAD_RANK``, then ``E_PACK_EMPTY``, then ``E_RANK_EXHAUSTED``.
+        ``E_BAD_RANK``, then ``E_PACK_EMPTY`` (``empty_hint``: the code of what to do), then
+        ``E_RANK_EXHAUSTED``.
         """
         checked = rank_check(rank)
         if self.left <= 0:
@@ -66,7 +67,7 @@ class Pack:
             raise rank_exhausted(checked, self.per_rank)
         return checked
 
-    def draw(self, rank: object, *, empty_hint: str = "a new pack must be formed") -> Pack:
+    def draw(self, rank: object, *, empty_hint: str = "R_NEW_PACK") -> Pack:
         checked = self.check_draw(rank, empty_hint=empty_hint)
         index = _RANK_INDEX[checked]
         seen = list(self.seen)

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Protocol
 
@@ -49,6 +49,20 @@ class Game(Protocol):
     title: str
     default_seat_count: int
     actions: Mapping[str, ActionSpec]
+    # What the registry's list of games gives the rest of the product (registry.py): the name
+    # a table's game is listed under, the states where a new coup can start (COM-3.8), the
+    # actions that form a new pack or shoe (COM-2.1), and whether the coup opens with a call
+    # of claims that the screen draws as a table (the banco call, CF-4.2).
+    label: str
+    coup_start_phases: frozenset[str]
+    new_pack_actions: frozenset[str]
+    has_claims: bool
+    # Every code the game may answer with, each with its words in the engine's catalogue
+    # (tables/engine/words.py): its errors (COM-10.3 and the game file's), the codes their
+    # parameters name (reasons, limits, settings' ranges), and what it may expect next.
+    error_codes: tuple[str, ...]
+    reason_codes: tuple[str, ...]
+    expected_codes: tuple[str, ...]
 
     def settings_validate(self, raw: Mapping[str, Any], seat_count: int) -> dict[str, Any]:
         """Full settings with defaults, or ``RuleError("E_SETTING")`` (§1 of the game file)."""
@@ -71,9 +85,38 @@ class Game(Protocol):
         ...
 
 
+def hand_view(
+    who: str,
+    cards: Sequence[str],
+    *,
+    seat: int | None = None,
+    player: str | None = None,
+    total: int | None = None,
+    said: Sequence[str] = (),
+    multiplicity: int = 1,
+) -> dict[str, Any]:
+    """One hand of the view's ``hands``, the cards every game's table screen draws alike.
+
+    ``who`` names the hand: ``banker``, ``ponte`` (the card holder's, CF), ``pontes`` (the
+    pontes' card, LM, LR), ``middle`` (LM, LR), ``talon`` (LC), or ``player`` (a player's own:
+    ``seat`` and ``player`` say whose). ``total`` is its value where the game counts one (CF-3.1,
+    PT-3.2); ``said`` what was said or what the hand is (CF ``stand``/``draw``, PT-3.3 to PT-3.5
+    the hand's kind, PT-4.1.2 ``sat_out``); ``multiplicity`` the cards of one rank (LC-4.1).
+    """
+    return {
+        "who": who,
+        "seat": seat,
+        "player": player,
+        "cards": list(cards),
+        "total": total,
+        "said": list(said),
+        "multiplicity": multiplicity,
+    }
+
+
 def step(game: Game, state: GameState, action: Action) -> GameState:
     """Apply one recorded action: the shape check of COM-10.2 step 1, then the game's own."""
-    shape_check(game.actions, action, game.title)
+    shape_check(game.actions, action, game.code)
     return game.apply(state, action)
 
 

@@ -8,21 +8,36 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from tables.engine.actions import Action
-from tables.engine.errors import RuleError
+from tables.engine.errors import ParamValue, RuleError, bad_setting, no_such_seat
 from tables.engine.game import Game, GameState, legal_action_types, step
 from tables.engine.registry import GAME_MODULES, game_get
 from tables.engine.settings import is_int
 from tables.engine.settlement import Transfer, is_player_id, results_of
 from tables.engine.table import Seating
+from tables.engine.words import words
 
 
 class InvalidScenario(Exception):
-    """A file that is not a valid scenario; ``code`` as SCENARIOS.md says."""
+    """A file that is not a valid scenario; ``code`` as SCENARIOS.md says.
 
-    def __init__(self, code: str, message: str) -> None:
-        super().__init__(f"{code}: {message}")
+    ``key`` is the code of its words in the catalogue (a rule error's own code, or ``SC_*``
+    for what is wrong with the file) and ``params`` the values they name.
+    """
+
+    def __init__(self, code: str, key: str, **params: ParamValue) -> None:
+        super().__init__(code, key, params)
         self.code = code
-        self.message = message
+        self.key = key
+        self.params: dict[str, ParamValue] = dict(params)
+
+    @classmethod
+    def of(cls, error: RuleError) -> InvalidScenario:
+        return cls(error.code, error.code, **error.params)
+
+    @property
+    def message(self) -> str:
+        """In English, for the command line."""
+        return words(self.key, self.params)
 
 
 @dataclass(frozen=True)
@@ -40,10 +55,20 @@ class Scenario:
 class Rejection:
     index: int
     code: str
-    message: str
+    params: Mapping[str, ParamValue] = field(default_factory=dict)
+
+    @property
+    def message(self) -> str:
+        """The refusal in English, from the catalogue (SCENARIOS.md "Result")."""
+        return words(self.code, self.params)
 
     def as_dict(self) -> dict[str, object]:
-        return {"index": self.index, "code": self.code, "message": self.message}
+        return {
+            "index": self.index,
+            "code": self.code,
+            "message": self.message,
+            "params": dict(self.params),
+        }
 
 
 @dataclass(frozen=True)
@@ -55,49 +80,48 @@ class Replay:
     rejections: tuple[Rejection, ...] = field(default=())
 
 
-def _invalid(code: str, message: str) -> InvalidScenario:
-    return InvalidScenario(code, message)
+def _invalid(key: str, **params: ParamValue) -> InvalidScenario:
+    """A field of the file that is wrong: ``E_BAD_ACTION`` worded by ``key`` (``SC_*``)."""
+    return InvalidScenario("E_BAD_ACTION", key, **params)
 
 
 def scenario_load(data: Any) -> Scenario:
     """Read one scenario object; ``InvalidScenario`` names the field that is wrong."""
     if not isinstance(data, Mapping):
-        raise _invalid("E_BAD_ACTION", "a scenario must be a JSON object")
+        raise _invalid("SC_NOT_OBJECT")
     name = data.get("name")
     if not isinstance(name, str) or not name:
-        raise _invalid("E_BAD_ACTION", "field 'name' must be a non-empty text")
+        raise _invalid("SC_NAME")
     code = data.get("game")
     if not isinstance(code, str) or code not in GAME_MODULES:
-        raise _invalid(
-            "E_BAD_ACTION", f"field 'game' must be one of {', '.join(GAME_MODULES)}, not {code!r}"
-        )
+        raise _invalid("SC_GAME", games=list(GAME_MODULES), value=repr(code))
     game = game_get(code)
     seat_count = data.get("seat_count", game.default_seat_count)
     if not is_int(seat_count) or seat_count < 2:
         # COM-10.2.1 a table has at least two seats.
-        raise _invalid("E_SETTING", f"Setting seat_count={seat_count!r} is outside integers ≥ 2.")
+        raise InvalidScenario.of(bad_setting("seat_count", seat_count, "S_AT_LEAST", minimum=2))
     raw_settings = data.get("settings", {})
     try:
         settings = game.settings_validate(raw_settings, seat_count)
     except RuleError as error:
-        raise _invalid(error.code, error.message) from error
+        raise InvalidScenario.of(error) from error
     seating = _seating_load(data, seat_count)
     try:
         # A setting may depend on who sits (CF fixed_banker, CF-I27): ``start`` refuses it.
         game.start(settings, seating)
     except RuleError as error:
-        raise _invalid(error.code, error.message) from error
+        raise InvalidScenario.of(error) from error
     actions = data.get("actions", [])
     if not isinstance(actions, list) or not all(
         isinstance(a, Mapping) and isinstance(a.get("type"), str) for a in actions
     ):
-        raise _invalid("E_BAD_ACTION", "field 'actions' must be a list of objects with a 'type'")
+        raise _invalid("SC_ACTIONS")
     expect = data.get("expect")
     if expect is not None and not isinstance(expect, Mapping):
-        raise _invalid("E_BAD_ACTION", "field 'expect' must be an object")
+        raise _invalid("SC_EXPECT")
     expect_invalid = data.get("expect_invalid")
     if expect_invalid is not None and not isinstance(expect_invalid, str):
-        raise _invalid("E_BAD_ACTION", "field 'expect_invalid' must be an error code")
+        raise _invalid("SC_EXPECT_INVALID")
     return Scenario(name, game, settings, seating, tuple(actions), expect, expect_invalid)
 
 
@@ -105,24 +129,20 @@ def _seating_load(data: Mapping[str, Any], seat_count: int) -> Seating:
     seats = data.get("seats", {})
     standing = data.get("standing", [])
     if not isinstance(seats, Mapping):
-        raise _invalid("E_BAD_ACTION", "field 'seats' must map seat numbers to player ids")
+        raise _invalid("SC_SEATS")
     if not isinstance(standing, list) or not all(is_player_id(p) for p in standing):
-        raise _invalid("E_BAD_ACTION", "field 'standing' must be a list of player ids")
+        raise _invalid("SC_STANDING")
     pairs: list[tuple[int, str]] = []
     for key, player in seats.items():
         if not isinstance(key, str) or not key.isdigit() or not is_player_id(player):
-            raise _invalid(
-                "E_BAD_ACTION", f"field 'seats' entry {key!r}: {player!r} is not seat → player id"
-            )
+            raise _invalid("SC_SEAT_ENTRY", entry=repr(key), value=repr(player))
         seat = int(key)
         if not 1 <= seat <= seat_count:
-            raise _invalid(
-                "E_NO_SUCH_SEAT", f"There is no seat {seat} at this table (1–{seat_count})."
-            )
+            raise InvalidScenario.of(no_such_seat(seat, seat_count))
         pairs.append((seat, player))
     everyone = [player for _, player in pairs] + list(standing)
     if len(set(everyone)) != len(everyone):
-        raise _invalid("E_BAD_ACTION", "fields 'seats' and 'standing' name a player twice")
+        raise _invalid("SC_TWICE")
     return Seating(seat_count, tuple(sorted(pairs)), tuple(standing))
 
 
@@ -134,7 +154,7 @@ def replay(scenario: Scenario) -> Replay:
         try:
             state = step(scenario.game, state, Action.from_dict(raw))
         except RuleError as error:
-            rejections.append(Rejection(index, error.code, error.message))
+            rejections.append(Rejection(index, error.code, error.params))
     return Replay(scenario.game, state, tuple(rejections))
 
 

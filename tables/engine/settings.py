@@ -10,10 +10,12 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from tables.engine.errors import RuleError, bad_setting
+from tables.engine.errors import ParamValue, bad_setting
 
 Settings = Mapping[str, Any]
 Default = Any | Callable[[Settings], Any]
+# The values a setting allows: a code of the catalogue (``S_*``) and the values it names.
+Allowed = tuple[str, dict[str, ParamValue]]
 
 
 def is_int(value: object) -> bool:
@@ -26,13 +28,14 @@ class Setting:
     """One row of a game's settings table.
 
     ``check(value, earlier)`` says whether ``value`` is allowed given the settings validated
-    before it; ``allowed(earlier)`` words the range for the ``E_SETTING`` message.
+    before it; ``allowed(earlier)`` gives the range as ``E_SETTING``'s ``allowed`` code and its
+    values.
     """
 
     name: str
     default: Default
     check: Callable[[Any, Settings], bool]
-    allowed: Callable[[Settings], str]
+    allowed: Callable[[Settings], Allowed]
 
     def default_for(self, earlier: Settings) -> Any:
         return self.default(earlier) if callable(self.default) else self.default
@@ -44,12 +47,12 @@ def int_setting(name: str, default: Default, minimum: int, maximum: int | None =
     def check(value: Any, _: Settings) -> bool:
         return is_int(value) and value >= minimum and (maximum is None or value <= maximum)
 
-    def allowed(_: Settings) -> str:
+    def allowed(_: Settings) -> Allowed:
         if maximum is None:
-            return f"integers ≥ {minimum}"
+            return "S_AT_LEAST", {"minimum": minimum}
         if maximum == minimum:
-            return f"{minimum} (fixed)"
-        return f"{minimum}–{maximum}"
+            return "S_FIXED", {"minimum": minimum}
+        return "S_RANGE", {"minimum": minimum, "maximum": maximum}
 
     return Setting(name, default, check, allowed)
 
@@ -80,18 +83,28 @@ def chips_setting(
         floor = earlier.get(at_least) if at_least else None
         return floor is None or value >= floor
 
-    def allowed(earlier: Settings) -> str:
-        text = f"positive multiples of the chip unit {earlier.get('chip_unit')}"
-        if at_least and earlier.get(at_least) is not None:
-            text += f" not below {at_least}={earlier[at_least]}"
-        return f"none or {text}" if nullable else text
+    def allowed(earlier: Settings) -> Allowed:
+        return chips_allowed(earlier, nullable=nullable, at_least=at_least)
 
     return Setting(name, default, check, allowed)
 
 
+def chips_allowed(
+    earlier: Settings, *, nullable: bool = False, at_least: str | None = None
+) -> Allowed:
+    """Positive multiples of the chip unit (``S_CHIPS``), perhaps not below an earlier setting
+    (``S_CHIPS_NOT_BELOW``), perhaps none (``S_NONE_OR_…``)."""
+    params: dict[str, ParamValue] = {"chip_unit": earlier.get("chip_unit") or 1}
+    code = "S_CHIPS"
+    if at_least and earlier.get(at_least) is not None:
+        code = "S_CHIPS_NOT_BELOW"
+        params |= {"floor_name": at_least, "floor": earlier[at_least]}
+    return ("S_NONE_OR_" + code[2:] if nullable else code), params
+
+
 def bool_setting(name: str, default: bool) -> Setting:
     return Setting(
-        name, default, lambda value, _: isinstance(value, bool), lambda _: "true or false"
+        name, default, lambda value, _: isinstance(value, bool), lambda _: ("S_BOOL", {})
     )
 
 
@@ -100,7 +113,7 @@ def choice_setting(name: str, default: str, choices: Sequence[str]) -> Setting:
         name,
         default,
         lambda value, _: isinstance(value, str) and value in choices,
-        lambda _: " or ".join(choices),
+        lambda _: ("S_CHOICE", {"choices": list(choices)}),
     )
 
 
@@ -119,20 +132,18 @@ CHIP_UNIT = int_setting("chip_unit", 1, 1)
 def settings_check(table: Sequence[Setting], raw: Mapping[str, Any]) -> dict[str, Any]:
     """Validate ``raw`` against ``table``: every value checked, every missing one defaulted."""
     if not isinstance(raw, Mapping):
-        raise RuleError("E_SETTING", "Settings must be an object of setting names and values.")
+        raise bad_setting("settings", raw, "S_OBJECT")
     known = {setting.name for setting in table}
     for name in raw:
         if name not in known:
-            raise RuleError(
-                "E_SETTING",
-                f"Setting {name} does not exist for this game; known: {', '.join(sorted(known))}.",
-            )
+            raise bad_setting(str(name), raw[name], "S_KNOWN", known=sorted(known))
     result: dict[str, Any] = {}
     for setting in table:
         if setting.name in raw:
             value = raw[setting.name]
             if not setting.check(value, result):
-                raise bad_setting(setting.name, value, setting.allowed(result))
+                allowed, values = setting.allowed(result)
+                raise bad_setting(setting.name, value, allowed, **values)
         else:
             value = setting.default_for(result)
         result[setting.name] = value

@@ -7,7 +7,8 @@ from dataclasses import dataclass
 from typing import Literal
 
 from tables.engine.errors import (
-    RuleError,
+    ParamValue,
+    bad_action,
     no_such_seat,
     not_eligible,
     not_present,
@@ -32,33 +33,46 @@ class Who:
 
     @property
     def label(self) -> str:
-        """How messages name this actor: the player id, or "the croupier"."""
+        """How an error's parameters name this actor: the player id, or ``croupier``."""
         if self.kind == "croupier":
-            return "the croupier"
+            return CROUPIER
         assert self.player is not None
         return self.player
 
     # -- COM-10.2 step 3, second half: may this actor perform the action at all? --------------
-    # Each check raises ``E_NOT_ELIGIBLE`` worded with the game's own ``reason``.
+    # Each check raises ``E_NOT_ELIGIBLE`` with the game's own ``reason`` (a code) and the
+    # values its words name.
 
-    def require_croupier(self, action: str, reason: str) -> Who:
+    def require_croupier(self, action: str, reason: str, **params: ParamValue) -> Who:
         """The croupier only (COM-3.7: he records the cards and the session actions)."""
         if self.kind != "croupier":
-            raise not_eligible(self.label, action, reason)
+            raise not_eligible(self.label, action, reason, **params)
         return self
 
-    def require_seated(self, action: str, reason: str, *, croupier: str | None = None) -> Who:
-        """A seated player; ``croupier``, if given, is the reason worded for the croupier."""
+    def require_seated(
+        self, action: str, reason: str, *, croupier: str | None = None, **params: ParamValue
+    ) -> Who:
+        """A seated player; ``croupier``, if given, is the reason (a code) for the croupier."""
         if self.kind == "croupier" and croupier is not None:
-            raise not_eligible(self.label, action, croupier)
+            raise not_eligible(self.label, action, croupier, **params)
         if self.kind != "seat":
-            raise not_eligible(self.label, action, reason)
+            raise not_eligible(self.label, action, reason, **params)
         return self
 
-    def require_banker(self, action: str, banker: str | None, reason: str) -> Who:
-        """The banker ``banker``, who always has a seat (COM-9.1)."""
+    def require_banker(
+        self,
+        action: str,
+        banker: str | None,
+        reason: str = "R_BANKER_ONLY",
+        /,
+        **params: ParamValue,
+    ) -> Who:
+        """The banker ``banker``, who always has a seat (COM-9.1); the reason's words may name
+        him (``banker``)."""
         if self.kind != "seat" or self.player != banker:
-            raise not_eligible(self.label, action, reason)
+            if banker is not None:
+                params.setdefault("banker", banker)
+            raise not_eligible(self.label, action, reason, **params)
         return self
 
 
@@ -114,9 +128,7 @@ class Seating:
             return Who("seat", actor, self.player_at(actor))
         if isinstance(actor, str):
             return self._present(actor)
-        raise RuleError(
-            "E_BAD_ACTION", f"'{actor}' is not an actor; use a seat, an id or croupier."
-        )
+        raise bad_action(repr(actor), ["P_ACTOR"])
 
     def seat_param(self, seat: object) -> int:
         """A parameter naming an occupied seat (``E_NO_SUCH_SEAT``, ``E_NOT_PRESENT``)."""
@@ -124,7 +136,7 @@ class Seating:
         if not self.seat_exists(seat):
             raise no_such_seat(seat, self.seat_count)
         if self.player_at(seat) is None:
-            raise not_present(f"Seat {seat}")
+            raise not_present(seat)
         return seat
 
     # -- rotation (COM-3.2, COM-3.3) ---------------------------------------------------------
@@ -156,16 +168,22 @@ class Seating:
         return Seating(self.seat_count, seats, self.standing)
 
     def sit_up_to(
-        self, player: str, seat: int, maximum: int, *, game_title: str, minimum: int
+        self,
+        player: str,
+        seat: int,
+        maximum: int,
+        *,
+        minimum: int,
+        game: str,
     ) -> Seating:
-        """``sit`` at a table of at most ``maximum`` seated players.
+        """``sit`` at a table of at most ``maximum`` seated players (``game``: the game's code).
 
         The errors of ``sit`` first, then ``E_TABLE_SIZE`` when ``maximum`` players already sit
-        (worded with ``minimum``–``maximum`` and the count before this player).
+        (with ``minimum``–``maximum`` and the count before this player).
         """
         seating = self.sit(player, seat)
         if self.seated_count >= maximum:
-            raise table_size(game_title, minimum, maximum, self.seated_count)
+            raise table_size(game, minimum, maximum, self.seated_count)
         return seating
 
     def leaving(self, *, seat: int | None = None, player: str | None = None) -> Who:

@@ -18,14 +18,15 @@ from typing import Any
 from django.db import connection, transaction
 
 from tables.engine import Action, Game, GameState, Seating, game_get, step
+from tables.engine.registry import COUP_START_PHASES, NEW_PACK_ACTIONS
 from tables.models import EventKind, TableEvent, TableSession
 
 # Session actions of COM-3.8 that seat or unseat people; they stay when a coup is voided.
 SEATING_ACTIONS = frozenset({"sit", "leave", "add_standing", "set_first_banker"})
-# A new shoe or pack formed between coups (CF-3, LM-3.3) is no part of the next coup: voiding
-# the coup leaves the shoe in the sabot. (A pack shuffled during a coup, LM-3.4, comes after the
-# coup's first action and goes with the coup.)
-BETWEEN_COUPS = SEATING_ACTIONS | {"new_shoe", "shuffle_pack"}
+# A new shoe or pack formed between coups (CF-3, LM-3.3; each game's `new_pack_actions`) is no
+# part of the next coup: voiding the coup leaves the shoe in the sabot. (A pack shuffled during a
+# coup, LM-3.4, comes after the coup's first action and goes with the coup.)
+BETWEEN_COUPS = SEATING_ACTIONS | NEW_PACK_ACTIONS
 
 
 @dataclass(frozen=True)
@@ -70,12 +71,10 @@ def money_moved(before: GameState, after: GameState) -> bool:
     return bool(after.coups) and after.coups[-1].transfers != before.coups[-1].transfers
 
 
-# The states where a new coup can start, where `sit`, `leave` and `end_session` are accepted
-# (COM-3.8): `bank_pending` (LM, LR, CF) or `coup_start` (LC, PT).
-COUP_START_PHASES = frozenset({"bank_pending", "coup_start"})
-
-
 def coup_can_start(state: GameState) -> bool:
+    """A state where a new coup can start, where `sit`, `leave` and `end_session` are accepted
+    (COM-3.8): `bank_pending` (LM, LR, CF) or `coup_start` (LC, PT), the union of the games'
+    `coup_start_phases` (tables.engine.registry)."""
     return state.phase in COUP_START_PHASES
 
 

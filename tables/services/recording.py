@@ -25,6 +25,7 @@ from establishment.roles import SUPERVISORS, Role
 from establishment.services import audit_entry
 from establishment.staff import roles_of
 from tables.engine import CoupRecord, GameState, RuleError, Transfer
+from tables.engine.registry import NEW_PACK_ACTIONS
 from tables.models import (
     AssignmentRole,
     BankTenure,
@@ -55,6 +56,7 @@ from tables.services.journal import (
     tail_from,
 )
 from tables.services.rows import rows_insert
+from tables.words import say
 
 if TYPE_CHECKING:
     from django.contrib.auth.models import User
@@ -64,14 +66,18 @@ if TYPE_CHECKING:
 
 
 class RuleRefusedError(DomainError):
-    """The engine refused the action (a `RuleError`): `rule_code` is the code of docs/rules/."""
+    """The engine refused the action (a `RuleError`): `rule_code` is the code of docs/rules/,
+    `extra["params"]` the values its words name; the message is those words in the language
+    of the request (`tables.words.say`)."""
 
     code = ErrorCode.RULE_REFUSED
     http_status = 422
 
     def __init__(self, error: RuleError, **extra: Any) -> None:
-        super().__init__(error.message, rule_code=error.code, **extra)
+        message = say(error.code, error.params)
+        super().__init__(message, rule_code=error.code, params=dict(error.params), **extra)
         self.rule_code = error.code
+        self.rule_params = dict(error.params)
 
 
 class StaleSequenceError(DomainError):
@@ -481,7 +487,7 @@ def consequences_book(
         tenure_open(table_session, state, seq, how, now)
     if before.state.seating != state.seating:
         seats_sync(table_session, state, now)
-    if how in ("new_shoe", "shuffle_pack"):
+    if how in NEW_PACK_ACTIONS:
         _sabot_next(table_session, user, now, seq, before.state, action)
     return {
         "state": state.phase,

@@ -38,6 +38,7 @@ from tables.services.recording import (
     seats_sync,
 )
 from tables.validation import default_seat_count
+from tables.words import say
 
 if TYPE_CHECKING:
     from django.contrib.auth.models import User
@@ -121,9 +122,9 @@ def table_session_open(
         players_by_code(codes)
         for seat in seats or {}:
             if not 1 <= seat <= opened.seat_count:
-                raise InvalidStateError(
-                    f"There is no seat {seat} at this table (1–{opened.seat_count})."
-                )
+                # The engine's own words for it (COM-10.3 E_NO_SUCH_SEAT).
+                words = say("E_NO_SUCH_SEAT", {"seat": seat, "seat_count": opened.seat_count})
+                raise InvalidStateError(words)
         if len(set(codes)) != len(codes):
             raise InvalidStateError("A player can only be at the table once.")
         try:

@@ -4,8 +4,9 @@
     {{ coup.faults|faults }}   {{ hand.kind|hand_kind }}   {{ view.bank_rule|bank_rule }}
     {{ screen.bank|chips }}    (an amount: "12 500", thousands apart, in both languages)
 
-The words live in `tables.console.vocabulary` (game terms stay French in both languages); the
-filters are its functions.
+The words live in the engine's catalogue (`locale/*/LC_MESSAGES/engine.po`, keys described in
+`tables/engine/words.py`; game terms stay French in both languages); the filters are the
+functions of `tables.console.vocabulary`, its lookups.
 """
 
 from __future__ import annotations

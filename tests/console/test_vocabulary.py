@@ -1,4 +1,5 @@
-"""The console's words for the engine's: every phrase of what comes next is translated."""
+"""The console's words for the engine's codes: looked up in the engine's catalogue, the same
+words as the table says them, what comes next in the croupier's language."""
 
 from __future__ import annotations
 
@@ -10,23 +11,29 @@ from typing import Any
 from django.utils import translation
 
 from tables.console.vocabulary import (
-    FAULT_LABELS,
-    HAND_KIND_LABELS,
-    HOLDING_LABELS,
+    action_label,
     bank_rule_label,
     chips_text,
-    expected_known,
     expected_say,
+    fault_label,
+    hand_kind_label,
+    holding_label,
+    outcome_label,
+    owner_label,
+    phase_label,
+    reason_label,
 )
 from tables.engine.actions import Action
 from tables.engine.errors import RuleError
 from tables.engine.game import step
 from tables.engine.scenario import InvalidScenario, scenario_load
+from tables.words import say
 
 SCENARIOS = Path(__file__).resolve().parents[1] / "scenarios"
 
 
-def _views() -> list[dict[str, Any]]:
+@cache
+def _views() -> tuple[dict[str, Any], ...]:
     """Every `view()` of the engine over the whole scenario corpus, each state once."""
     views: list[dict[str, Any]] = []
     for path in sorted(SCENARIOS.glob("*/**/*.json")):
@@ -45,43 +52,76 @@ def _views() -> list[dict[str, Any]]:
                 except RuleError:
                     continue
                 views.append(game.view(state))
-    return views
+    return tuple(views)
 
 
-@cache
-def _phrases() -> frozenset[str]:
-    """Every `view()["expected"]` the engine says over the whole scenario corpus."""
-    return frozenset(view["expected"] for view in _views())
+def test_what_comes_next_is_a_code_with_its_parameters() -> None:
+    """The engine says no sentence: `expected` is a code and its parameters, flat."""
+    views = _views()
+    assert len(views) > 1000
+    for view in views:
+        expected = view["expected"]
+        assert isinstance(expected, dict) and isinstance(expected["code"], str), expected
+        assert all(isinstance(v, str | int | list) for v in expected.values()), expected
 
 
-def test_every_phrase_of_the_engine_is_known_to_the_console() -> None:
-    phrases = _phrases()
-    assert len(phrases) > 100
-    assert sorted(p for p in phrases if not expected_known(p)) == []
-
-
-def test_every_phrase_has_its_french() -> None:
-    with translation.override("fr"):
-        untranslated = sorted(p for p in _phrases() if expected_say(p, {}) == expected_say_en(p))
+def test_what_comes_next_is_said_in_both_languages() -> None:
+    seen = {json.dumps(view["expected"], sort_keys=True) for view in _views()}
+    untranslated = []
+    for text in sorted(seen):
+        expected = json.loads(text)
+        with translation.override("en"):
+            english = expected_say(expected, {})
+        with translation.override("fr"):
+            french = expected_say(expected, {})
+        assert english and "%(" not in english and "%(" not in french, expected
+        if english == french:
+            untranslated.append(expected["code"])
     assert untranslated == []
-
-
-def expected_say_en(phrase: str) -> str:
-    with translation.override("en"):
-        return expected_say(phrase, {})
 
 
 def test_players_are_named_and_the_rest_translated() -> None:
     names = {"S1": "Anne Aubert", "S2": "Bruno Barre"}
     with translation.override("fr"):
-        said = expected_say("S1 speaks (round 2)", names)
-        listed = expected_say("The players stake or sit out: S1, S2", names)
-    assert said.startswith("Anne Aubert") and "2" in said and "speaks" not in said
-    assert "Anne Aubert, Bruno Barre" in listed
+        said = expected_say({"code": "X_ACCEPT_OR_DECLINE", "player": "S1"}, names)
+        refused = say("E_OUT_OF_TURN", {"expected": "S1", "actor": "S2"}, names)
+    assert said == "Anne Aubert prend ou refuse la banque"
+    assert refused == "C'est au tour de Anne Aubert, pas de Bruno Barre."
+    with translation.override("en"):
+        assert expected_say({"code": "X_ANNOUNCE", "player": "S2"}, names) == (
+            "Bruno Barre announces the bank"
+        )
 
 
-def test_an_unknown_phrase_is_shown_as_the_engine_says_it() -> None:
-    assert expected_say("S1 does something new", {"S1": "Anne"}) == "Anne does something new"
+def test_a_refusal_is_said_in_the_language_of_the_request() -> None:
+    params = {"actor": "croupier", "action": "stake", "reason": "R_CROUPIER_NEVER_PLAYS"}
+    with translation.override("fr-ch"):
+        assert say("E_NOT_ELIGIBLE", params) == (
+            "Le croupier ne peut pas faire « stake » : le croupier ne joue jamais."
+        )
+    with translation.override("de"):  # a language the catalogue does not have: English
+        assert say("E_NOT_ELIGIBLE", params) == (
+            "The croupier cannot stake: the croupier is never a player."
+        )
+
+
+def test_the_tables_words_are_the_same_as_before() -> None:
+    """The labels moved to the catalogue word for word (game terms French in both languages)."""
+    for language in ("en", "fr"):
+        with translation.override(language):
+            assert action_label("chemin_de_fer", "stake") == "Avec la table"
+            assert action_label("lansquenet_moderne", "stake") == "Lancer / Relancer"
+            assert action_label("pontoon", "sit") == "Asseoir"
+            assert action_label("pontoon", "something_new") == "something new"
+            assert phase_label("bank_pending") == "Banque à annoncer"
+            assert outcome_label("banker_wins") == "la banque gagne"
+            assert reason_label("stake_won") == "gagne"
+            assert fault_label("F_DREW_ON_6_7") == "« Carte » à 6 ou 7"
+            assert hand_kind_label("five_card_trick") == "cinq cartes"
+            assert hand_kind_label("total") == ""
+            assert holding_label("refait_purchase") == "achetée au refait"
+            assert owner_label("reserve_fund") == "fonds de réserve"
+            assert owner_label("reliquat", "Anne") == "reliquat Anne"
 
 
 def _hand_kinds(view: dict[str, Any]) -> set[str]:
@@ -108,9 +148,11 @@ def test_every_code_the_screen_shows_has_the_tables_word() -> None:
     assert {"F_STOOD_UNDER_5", "F_DREW_ON_6_7"} <= faults
     assert {"bust", "five_card_trick", "pontoon"} <= kinds
     assert {"rotation", "purchase"} <= holdings
-    assert sorted(faults - FAULT_LABELS.keys()) == []
-    assert sorted(kinds - HAND_KIND_LABELS.keys()) == []
-    assert sorted(holdings - HOLDING_LABELS.keys()) == []
+    assert sorted(f for f in faults if fault_label(f) == f.replace("_", " ")) == []
+    assert sorted(k for k in kinds - {"total"} if hand_kind_label(k) == k.replace("_", " ")) == [
+        "pontoon"  # the word is the code's own
+    ]
+    assert sorted(h for h in holdings if holding_label(h) == h.replace("_", " ")) == []
     assert any(rule.startswith("fixed(") for rule in rules)
     for view in views:
         if view.get("bank_rule") is not None:

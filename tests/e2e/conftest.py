@@ -52,7 +52,7 @@ def _free_port() -> int:
 SETUP = """
 import django
 django.setup()
-from casino.management.commands.demo_data import DEMO_TABLES
+from tables.management.commands.demo_data import DEMO_TABLES
 from establishment.models import GamingSession, Player
 from django.contrib.auth.models import User
 from tables.models import AssignmentRole, Table

@@ -274,8 +274,17 @@ def test_a_croupier_who_works_in_french(new_page: Any) -> None:
     assert page.get_by_role("button", name=re.compile("Annuler la dernière saisie")).is_visible()
     scenario = example("chemin_de_fer", "CF-X1")
     ids = demo_ids(6, ("X", "Y"))
-    for action in scenario["actions"][:8]:
+    # A refusal in French: the engine says CF_E_WRONG_CUTTER, the catalogue says it in French.
+    wrong_cut = {"type": "new_shoe", "actor": "croupier", "cut_by": 2}
+    assert play(page, wrong_cut, ids) == 422
+    problem = page.get_by_test_id("problem").first.inner_text()
+    assert "coupe ce sabot" in problem and "cuts" not in problem, problem
+    for number, action in enumerate(scenario["actions"][:8]):
         assert play(page, action, ids) == 200, action
+        if number == 0:
+            # What comes next, in French (CF-4.1).
+            state = page.locator("#table-state").inner_text()
+            assert "Le banquier annonce la banque" in state, state
     settled(page)
     check_coups(page, {"expect": {"coups": scenario["expect"]["coups"][:1]}}, ids)
     screenshot(page, "french")

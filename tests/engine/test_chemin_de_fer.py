@@ -17,21 +17,22 @@ import pytest
 from tables.engine.actions import Action
 from tables.engine.cards import RANKS
 from tables.engine.chemin_de_fer import GAME
-from tables.engine.chemin_de_fer_rules import (
+from tables.engine.chemin_de_fer.coup import ponte_fault
+from tables.engine.chemin_de_fer.state import (
     BANK_DECISION,
     BANK_PENDING,
     HAND_OFFER,
-    SESSION_ENDED,
     CFState,
     Shoe,
     hand_value,
-    ponte_fault,
 )
 from tables.engine.errors import RuleError
 from tables.engine.game import step
 from tables.engine.scenario import check_one
+from tables.engine.session import SESSION_ENDED
 from tables.engine.settlement import Transfer, results_of
 from tables.engine.table import Actor, Seating
+from tables.engine.words import words
 
 ROOT = Path(__file__).resolve().parents[2]
 CORPUS = ROOT / "tests" / "scenarios" / "chemin_de_fer"
@@ -453,7 +454,7 @@ def test_cf_1_settings_validate_refuses_each_out_of_range_setting(name: str, val
     with pytest.raises(RuleError) as caught:
         GAME.settings_validate(raw, 12)
     assert caught.value.code == "E_SETTING"
-    assert name in caught.value.message
+    assert name in words(caught.value.code, caught.value.params)
 
 
 def test_cf_1_settings_defaults_and_seat_count() -> None:

@@ -15,7 +15,7 @@ from tables.engine.actions import (
     spec,
 )
 from tables.engine.cards import RANKS, Pack, rank_check
-from tables.engine.errors import RuleError
+from tables.engine.errors import ParamValue, RuleError
 from tables.engine.money import (
     amount_check,
     cagnotte_levy,
@@ -39,6 +39,7 @@ from tables.engine.settlement import (
     results_of,
 )
 from tables.engine.table import Seating
+from tables.engine.words import words
 
 
 def _code(call: object) -> str:
@@ -269,60 +270,78 @@ def test_com_3_8_sit_and_leave_errors() -> None:
 
 def test_com_3_8_sit_up_to_a_maximum_after_the_seat_errors() -> None:
     seating = _seating()  # five seated
-    assert seating.sit_up_to("N", 4, 6, game_title="G", minimum=2).occupied == (1, 2, 3, 4, 5, 7)
+    assert seating.sit_up_to("N", 4, 6, game="pontoon", minimum=2).occupied == (1, 2, 3, 4, 5, 7)
     # The errors of sit come first, then E_TABLE_SIZE with the count before the new player.
-    assert _code(lambda: seating.sit_up_to("N", 1, 5, game_title="G", minimum=2)) == "E_SEAT_TAKEN"
+    assert _code(lambda: seating.sit_up_to("N", 1, 5, game="pontoon", minimum=2)) == (
+        "E_SEAT_TAKEN"
+    )
     with pytest.raises(RuleError) as raised:
-        seating.sit_up_to("N", 4, 5, game_title="G", minimum=2)
-    assert (raised.value.code, raised.value.message) == (
+        seating.sit_up_to("N", 4, 5, game="pontoon", minimum=2)
+    assert (raised.value.code, raised.value.params) == (
         "E_TABLE_SIZE",
-        "G needs 2–5 players; 5 are seated.",
+        {"game": "pontoon", "minimum": 2, "maximum": 5, "seated": 5},
+    )
+    assert (
+        words(raised.value.code, raised.value.params) == "Pontoon needs 2–5 players; 5 are seated."
     )
 
 
-def _refusal(call: object) -> tuple[str, str]:
+def _refusal(call: object) -> tuple[str, dict[str, ParamValue]]:
     assert callable(call)
     with pytest.raises(RuleError) as raised:
         call()
-    return raised.value.code, raised.value.message
+    return raised.value.code, dict(raised.value.params)
 
 
 def test_com_10_2_step_3_croupier_only() -> None:
     seating = _seating()
     croupier = seating.resolve("croupier")
-    assert croupier.require_croupier("deal", "only the croupier records it") is croupier
-    assert _refusal(lambda: seating.resolve(3).require_croupier("deal", "why")) == (
+    assert croupier.require_croupier("deal", "R_CROUPIER_ONLY") is croupier
+    refused = _refusal(lambda: seating.resolve(3).require_croupier("deal", "R_CROUPIER_ONLY"))
+    assert refused == (
         "E_NOT_ELIGIBLE",
-        "P3 cannot deal: why.",
+        {"actor": "P3", "action": "deal", "reason": "R_CROUPIER_ONLY"},
     )
-    assert _code(lambda: seating.resolve("X").require_croupier("deal", "why")) == "E_NOT_ELIGIBLE"
+    assert words(*refused) == "P3 cannot deal: only the croupier records it."
+    assert _code(lambda: seating.resolve("X").require_croupier("deal", "R_CROUPIER_ONLY")) == (
+        "E_NOT_ELIGIBLE"
+    )
 
 
 def test_com_10_2_step_3_seated_player() -> None:
     seating = _seating()
-    assert seating.resolve("P5").require_seated("stake", "why").seat == 5
-    assert _refusal(lambda: seating.resolve("X").require_seated("stake", "why")) == (
+    assert seating.resolve("P5").require_seated("stake", "R_SEATED_ONLY").seat == 5
+    assert _refusal(lambda: seating.resolve("X").require_seated("stake", "R_SEATED_ONLY")) == (
         "E_NOT_ELIGIBLE",
-        "X cannot stake: why.",
+        {"actor": "X", "action": "stake", "reason": "R_SEATED_ONLY"},
     )
     croupier = seating.resolve("croupier")
-    assert _refusal(lambda: croupier.require_seated("stake", "why")) == (
+    refused = _refusal(lambda: croupier.require_seated("stake", "R_SEATED_ONLY"))
+    assert refused == (
         "E_NOT_ELIGIBLE",
-        "the croupier cannot stake: why.",
+        {"actor": "croupier", "action": "stake", "reason": "R_SEATED_ONLY"},
     )
-    assert _refusal(lambda: croupier.require_seated("stake", "why", croupier="never")) == (
-        "E_NOT_ELIGIBLE",
-        "the croupier cannot stake: never.",
+    # The croupier, named by the catalogue, begins the sentence with a capital.
+    assert words(*refused) == "The croupier cannot stake: only a seated player may do it."
+    assert words(*refused, "fr").startswith("Le croupier ne peut pas")
+    never = _refusal(
+        lambda: croupier.require_seated("stake", "R_SEATED_ONLY", croupier="R_CROUPIER_NEVER_PLAYS")
     )
+    assert never[1]["reason"] == "R_CROUPIER_NEVER_PLAYS"
 
 
 def test_com_10_2_step_3_the_banker() -> None:
     seating = _seating()
-    assert seating.resolve(2).require_banker("double", "P2", "why").player == "P2"
+    reason = "R_BANKER_ONLY"
+    assert seating.resolve(2).require_banker("double", "P2", reason).player == "P2"
+    refused = _refusal(lambda: seating.resolve(3).require_banker("double", "P2"))
+    assert refused[1] == {"actor": "P3", "action": "double", "reason": reason, "banker": "P2"}
     for actor in (3, "X", "croupier"):
         who = seating.resolve(actor)
-        assert _code(lambda who=who: who.require_banker("double", "P2", "why")) == "E_NOT_ELIGIBLE"
-    assert _code(lambda: seating.resolve(2).require_banker("double", None, "no banker")) == (
+        assert _code(lambda who=who: who.require_banker("double", "P2", reason)) == (
+            "E_NOT_ELIGIBLE"
+        )
+    assert _code(lambda: seating.resolve(2).require_banker("double", None, reason)) == (
         "E_NOT_ELIGIBLE"
     )
 
@@ -383,11 +402,10 @@ def test_com_3_8_session_actions_take_the_given_player_param() -> None:
 def test_an_empty_actor_is_refused_only_where_a_game_asks() -> None:
     empty = Action("stake", "", {"amount": 10})
     spec("stake", amount=AMOUNT).check(empty)  # the generic shape check lets it through
-    assert _refusal(lambda: empty_actor_check(empty, "an actor")) == (
-        "E_BAD_ACTION",
-        "'stake' needs an actor.",
-    )
-    empty_actor_check(Action("stake", 0, {"amount": 10}), "an actor")
+    refused = _refusal(lambda: empty_actor_check(empty, ["P_ACTOR"]))
+    assert refused == ("E_BAD_ACTION", {"action": "stake", "needs": ["P_ACTOR"]})
+    assert words(*refused) == "'stake' needs an actor."
+    empty_actor_check(Action("stake", 0, {"amount": 10}), ["P_ACTOR"])
 
 
 def test_action_from_dict_drops_expect_error() -> None:
@@ -440,4 +458,4 @@ def test_e_setting_names_the_setting_and_its_range(raw: dict[str, object], named
     with pytest.raises(RuleError) as raised:
         settings_check(TABLE, raw)
     assert raised.value.code == "E_SETTING"
-    assert named in raised.value.message
+    assert named in words(raised.value.code, raised.value.params)

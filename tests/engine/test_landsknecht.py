@@ -16,9 +16,11 @@ from tables.engine.actions import Action
 from tables.engine.cards import RANKS, Pack
 from tables.engine.errors import RuleError
 from tables.engine.game import legal_action_types, step
-from tables.engine.landsknecht import GAME, BankRule, LRState
+from tables.engine.landsknecht import GAME
+from tables.engine.landsknecht.state import BankRule, LRState
 from tables.engine.settlement import CAGNOTTE, RESERVE_FUND, Transfer, results_of
 from tables.engine.table import Seating
+from tables.engine.words import words
 
 BASE: dict[str, Any] = {"chip_unit": 1, "reserve_contribution": 25, "agreed_stake": 40}
 
@@ -92,7 +94,7 @@ def test_lr_1_settings_refuse_out_of_range_naming_it(name: str, value: object) -
     with pytest.raises(RuleError) as caught:
         GAME.settings_validate({**BASE, name: value}, 12)
     assert caught.value.code == "E_SETTING"
-    assert name in caught.value.message
+    assert name in words(caught.value.code, caught.value.params)
 
 
 @pytest.mark.parametrize("name", ["reserve_contribution", "agreed_stake"])
@@ -101,7 +103,7 @@ def test_lr_1_settings_required_must_be_set(name: str) -> None:
     with pytest.raises(RuleError) as caught:
         GAME.settings_validate(raw, 12)
     assert caught.value.code == "E_SETTING"
-    assert name in caught.value.message
+    assert name in words(caught.value.code, caught.value.params)
 
 
 def test_lr_1_settings_defaults() -> None:
@@ -120,7 +122,7 @@ def test_lr_1_settings_unknown_and_max_bank_below_min_bank() -> None:
         GAME.settings_validate({**BASE, "banco": True}, 12)
     with pytest.raises(RuleError) as caught:
         GAME.settings_validate({**BASE, "min_bank": 100, "max_bank": 60}, 12)
-    assert "max_bank" in caught.value.message
+    assert "max_bank" in words(caught.value.code, caught.value.params)
 
 
 # -- the reserve fund (LR-2) -----------------------------------------------------------------
@@ -509,7 +511,7 @@ def test_view_keys() -> None:
     assert view["stakes"] == [{"player": "S2", "amount": 10}]
     assert view["pack"]["left"] == 104
     assert view["reserve_fund"]["balance"] == 75
-    assert view["expected"] == "S3 takes part of the stake or passes"
+    assert view["expected"] == {"code": "LR_X_TAKE", "player": "S3"}
 
 
 # -- seeded random whole sessions ------------------------------------------------------------

@@ -18,10 +18,12 @@ from tables.engine.actions import Action
 from tables.engine.cards import RANKS
 from tables.engine.errors import RuleError
 from tables.engine.game import step
-from tables.engine.lansquenet_classique import GAME, LCState
+from tables.engine.lansquenet_classique import GAME
+from tables.engine.lansquenet_classique.state import LCState
 from tables.engine.scenario import check_one
 from tables.engine.settlement import CAGNOTTE, results_of
 from tables.engine.table import Actor, Seating
+from tables.engine.words import words
 
 SCENARIOS = Path(__file__).resolve().parents[1] / "scenarios" / "lansquenet_classique"
 
@@ -284,7 +286,9 @@ def test_lc_5_0_1_out_of_turn_deal_message() -> None:
     state = act(act(new_state(4), "set_first_banker", seat=1), "start_coup")
     with pytest.raises(RuleError) as caught:
         act(state, "deal_card", to=3, rank="2")
-    assert caught.value.message == "It is S2's turn to receive a card, not S3's."
+    # LC-2.4 the card goes to S2, not to the coupeur named.
+    assert caught.value.params == {"expected": "S2", "actor": "S3"}
+    assert words(caught.value.code, caught.value.params) == "It is S2's turn, not S3's."
 
 
 def test_lc_5_0_1_carabin_amount_before_conditions() -> None:
@@ -297,7 +301,9 @@ def test_lc_5_0_1_carabin_amount_before_conditions() -> None:
     assert rejected(state, "carabin_bet", 2, amount=10) == "E_NOT_ELIGIBLE"
     with pytest.raises(RuleError) as caught:
         act(state, "carabin_bet", "C1", amount=10)
-    assert caught.value.message.endswith("no card has been turned from the talon yet.")
+    assert caught.value.params == {"why": "LC_R_NOTHING_TURNED"}
+    said = words(caught.value.code, caught.value.params)
+    assert said.endswith("no card has been turned from the talon yet.")
 
 
 def test_lc_7_2_forced_successor_cannot_refuse() -> None:
@@ -308,6 +314,26 @@ def test_lc_7_2_forced_successor_cannot_refuse() -> None:
     assert legal_types(state) == {"accept_bank", "add_standing"}
     state = act(state, "accept_bank", 2)
     assert not state.forced_successor and state.banker == "S2"
+
+
+def test_lc_7_2_cannot_refuse_answers_only_the_forced_successor() -> None:
+    """LC_E_CANNOT_REFUSE is the forced successor's, by seat or by id; anybody else's
+    decline_bank gets the generic codes in the order of COM-10.2 (LC-5.0.1 steps 3 and 4)."""
+    state = dealt(new_state(5, standing=["C1"]), 1, [(2, "K"), (3, "K"), (4, "K"), (5, "2")])
+    state = act(turns(state, "K"), "pass_bank", 1)
+    assert state.forced_successor and state.offer == (2,)
+    before = GAME.view(state)
+    assert rejected(state, "decline_bank", 2) == "LC_E_CANNOT_REFUSE"
+    assert rejected(state, "decline_bank", "S2") == "LC_E_CANNOT_REFUSE"
+    assert rejected(state, "decline_bank", 99) == "E_NO_SUCH_SEAT"  # step 3: at the table
+    assert rejected(state, "decline_bank", 7) == "E_NOT_PRESENT"  # an empty seat
+    assert rejected(state, "decline_bank", "nobody") == "E_NOT_PRESENT"
+    assert rejected(state, "decline_bank", "croupier") == "E_NOT_ELIGIBLE"  # step 3: seated
+    assert rejected(state, "decline_bank", "C1") == "E_NOT_ELIGIBLE"  # a carabin
+    assert rejected(state, "decline_bank", 3) == "E_OUT_OF_TURN"  # step 4: not the offeree
+    assert rejected(state, "decline_bank", "S1") == "E_OUT_OF_TURN"  # the outgoing banker
+    assert rejected(state, "accept_bank", 3) == "E_OUT_OF_TURN"
+    assert GAME.view(state) == before  # a rejected action changes nothing (COM-10.2)
 
 
 # -- the bank after the coup (LC-7) ----------------------------------------------------------------
@@ -407,7 +433,7 @@ def test_lc_settings_refuse_out_of_range(name: str, raw: Mapping[str, Any]) -> N
     with pytest.raises(RuleError) as caught:
         GAME.settings_validate(raw, 12)
     assert caught.value.code == "E_SETTING"
-    assert name in caught.value.message
+    assert name in words(caught.value.code, caught.value.params)
 
 
 def test_lc_settings_defaults() -> None:
@@ -437,7 +463,7 @@ def test_lc_view_shows_cards_and_stakes() -> None:
     }
     assert view["cards"]["banker"] == {"rank": "5", "multiplicity": 1}
     assert view["pack"]["left"] == 52 - 5
-    assert isinstance(view["expected"], str) and view["expected"]
+    assert view["expected"] == {"code": "LC_X_REPRISE", "rank": "9"}
     json.dumps(view)
 
 

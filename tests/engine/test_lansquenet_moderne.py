@@ -13,9 +13,12 @@ import pytest
 from tables.engine.actions import Action
 from tables.engine.errors import RuleError
 from tables.engine.game import step
-from tables.engine.lansquenet_moderne import GAME, LMState, rightful_successor
+from tables.engine.lansquenet_moderne import GAME
+from tables.engine.lansquenet_moderne.coup import rightful_successor
+from tables.engine.lansquenet_moderne.state import LMState
 from tables.engine.settlement import CAGNOTTE, Transfer
 from tables.engine.table import Seating
+from tables.engine.words import words
 
 Raw = Mapping[str, Any]
 
@@ -118,7 +121,7 @@ def test_lm_1_settings_validate_refuses_naming_the_setting(raw: Raw, name: str) 
     with pytest.raises(RuleError) as raised:
         GAME.settings_validate(raw, 12)
     assert raised.value.code == "E_SETTING"
-    assert name in raised.value.message
+    assert name in words(raised.value.code, raised.value.params)
 
 
 def test_com_10_2_1_max_players_at_most_seat_count() -> None:
@@ -446,9 +449,9 @@ def test_view_shows_the_table() -> None:
     assert view["bank"] == 100 and view["to_cover"] == 70
     assert view["stakes"] == [{"player": "S2", "amount": 30, "seat": 2, "standing": False}]
     assert view["pack"]["left"] == 104
-    assert view["expected"] == "S3 speaks (round 1)"
+    assert view["expected"] == {"code": "LM_X_SPEAKS", "player": "S3", "round": 1}
     start = GAME.view(_start())
-    assert start["bank"] is None and start["expected"] == "The croupier names the first banker"
+    assert start["bank"] is None and start["expected"] == {"code": "X_FIRST_BANKER"}
 
 
 # -- random playouts: invariants (COM-5.5, COM-5.6, COM-10.1) ------------------------------------

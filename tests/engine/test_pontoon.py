@@ -16,8 +16,11 @@ from tables.engine.actions import Action
 from tables.engine.cards import RANKS
 from tables.engine.errors import RuleError
 from tables.engine.game import legal_action_types, step
-from tables.engine.pontoon import GAME, Coup, PontoonState, player_wins
-from tables.engine.pontoon_model import (
+from tables.engine.pontoon import GAME
+from tables.engine.pontoon.coup import player_wins
+from tables.engine.pontoon.state import (
+    Coup,
+    PontoonState,
     hand_kind,
     hand_total,
     hard_total,
@@ -27,6 +30,7 @@ from tables.engine.pontoon_model import (
 from tables.engine.scenario import check_one
 from tables.engine.settlement import results_of
 from tables.engine.table import Actor, Seating
+from tables.engine.words import words
 
 CORPUS = Path(__file__).resolve().parents[1] / "scenarios" / "pontoon"
 BASE: dict[str, Any] = {"chip_unit": 1, "min_stake": 5, "max_stake": 50, "cagnotte_rate_bp": 500}
@@ -213,7 +217,7 @@ def test_pt_1_1_settings_validate_refuses_each_out_of_range_setting(
     with pytest.raises(RuleError) as raised:
         GAME.settings_validate(raw, 8)
     assert raised.value.code == "E_SETTING"
-    assert name in raised.value.message
+    assert name in words(raised.value.code, raised.value.params)
 
 
 def test_pt_1_2_seat_count_caps_the_players_and_must_be_two_or_more() -> None:
@@ -493,7 +497,7 @@ def test_view_shows_the_table_for_the_croupier() -> None:
     assert screen["cards"]["banker"]["shown"] is False
     assert screen["pack"]["left"] == 52 - 6
     assert screen["pack"]["counts"]["A"] == 3
-    assert "S2" in screen["expected"]
+    assert screen["expected"] == {"code": "PT_X_PLAYER_TURN", "player": "S2", "total": 13}
     before = GAME.view(new_state())
     assert before["pack"] is None and before["expected"]
 

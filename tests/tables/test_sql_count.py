@@ -24,7 +24,7 @@ import pytest
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
-from tables.engine.lansquenet_moderne_state import LMState
+from tables.engine.lansquenet_moderne.state import LMState
 from tables.models import Coup
 from tables.services import record
 from tables.services.journal import last_seq_get

@@ -1,30 +1,18 @@
-"""Lansquenet moderne: states, settings and the immutable session state (LM-1, LM-4, LM-6).
+"""Lansquenet moderne: states and the immutable session state (LM-4, LM-6).
 
-The handlers that move from one state to the next are in ``lansquenet_moderne``.
+The handlers that move from one state to the next are in ``handlers`` and ``coup``.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
-from typing import Any
 
 from tables.engine.cards import Pack
-from tables.engine.money import Rounding
-from tables.engine.settings import (
-    CHIP_UNIT,
-    Setting,
-    Settings,
-    bool_setting,
-    cagnotte_settings,
-    chips_setting,
-    choice_setting,
-    int_setting,
-    is_int,
-)
+from tables.engine.lansquenet_moderne.settings import Config
 from tables.engine.settlement import CoupRecord, Transfer
 from tables.engine.table import Seating
 
-# -- states (LM-4.0) ---------------------------------------------------------------------------
+# -- states (LM-4.0; session_ended is the one of every game, tables.engine.session) ------------
 
 BANK_PENDING = "bank_pending"
 SPEAKING = "speaking"
@@ -37,7 +25,6 @@ ABANDONMENT_PENDING = "abandonment_pending"
 BANK_DECISION = "bank_decision"
 BANK_OFFER = "bank_offer"
 SUCCESSOR_OFFER = "successor_offer"
-SESSION_ENDED = "session_ended"
 
 CARD_PHASES = (BANKER_CARD, PONTES_CARD, MIDDLE_CARDS)
 # COM-10.2 step 2: a stake arriving once the bank is covered and before settlement.
@@ -56,64 +43,6 @@ BANKER_CARD_OUT = "banker_card_out"
 PONTES_CARD_OUT = "pontes_card_out"
 ABANDONED = "abandoned"
 WITHDRAWN = "withdrawn"
-
-
-# -- settings (§1) -----------------------------------------------------------------------------
-
-
-@dataclass(frozen=True)
-class Config:
-    """The validated table settings of §1, typed."""
-
-    decks: int = 2
-    min_players: int = 2
-    max_players: int = 12
-    chip_unit: int = 1
-    min_bank: int = 1
-    max_bank: int | None = None
-    min_stake: int = 1
-    banco_mode: str = "whole"
-    standing_completion: bool = True
-    abandonment_offers: bool = True
-    max_consecutive_purchases: int = 3
-    cagnotte_rate_bp: int = 500
-    cagnotte_step: int = 1
-    cagnotte_rounding: Rounding = "down"
-
-
-def _min_stake_setting() -> Setting:
-    """``min_stake``: a multiple of ``chip_unit`` from ``chip_unit`` to ``min_bank`` (LM-I14)."""
-
-    def check(value: Any, earlier: Settings) -> bool:
-        unit: int = earlier["chip_unit"]
-        return is_int(value) and unit <= value <= earlier["min_bank"] and value % unit == 0
-
-    def allowed(earlier: Settings) -> str:
-        return (
-            f"multiples of the chip unit {earlier['chip_unit']} "
-            f"from {earlier['chip_unit']} to min_bank={earlier['min_bank']}"
-        )
-
-    return Setting("min_stake", lambda earlier: earlier["chip_unit"], check, allowed)
-
-
-def settings_table(seat_count: int) -> tuple[Setting, ...]:
-    """§1, in the order of the table (later rows read earlier ones)."""
-    return (
-        int_setting("decks", 2, 1, 6),
-        int_setting("min_players", 2, 2, 2),
-        # COM-10.2.1: max_players is at most seat_count.
-        int_setting("max_players", seat_count, 2, seat_count),
-        CHIP_UNIT,
-        chips_setting("min_bank"),
-        chips_setting("max_bank", None, nullable=True, at_least="min_bank"),
-        _min_stake_setting(),
-        choice_setting("banco_mode", "whole", ("whole", "remainder")),
-        bool_setting("standing_completion", True),
-        bool_setting("abandonment_offers", True),
-        int_setting("max_consecutive_purchases", 3, 3, 3),
-        *cagnotte_settings(),
-    )
 
 
 # -- state -------------------------------------------------------------------------------------
@@ -229,6 +158,11 @@ class LMState:
     def name(self, seat: int) -> str:
         return self.seating.player_at(seat) or f"seat {seat}"
 
+    def who_at(self, seat: int) -> str | int:
+        """The player at ``seat``, as an error's or a prompt's parameters name him: his id,
+        or the seat number of an empty seat."""
+        return self.seating.player_at(seat) or seat
+
     @property
     def in_play(self) -> Coup:
         """The coup in play (from announce_bank to its settlement)."""
@@ -250,3 +184,22 @@ class LMState:
         """The banker's (or outgoing banker's) seat, where the rules need one."""
         assert self.banker_seat is not None
         return self.banker_seat
+
+    @property
+    def seat_limits(self) -> tuple[int, int]:
+        """LM-2.2 min_players to max_players seated."""
+        return self.config.min_players, self.config.max_players
+
+    @property
+    def first_banker_open(self) -> bool:
+        """LM-4.0.1 the first banker is set before the first coup, while there is none."""
+        return self.banker_seat is None and not self.coups
+
+
+def pontes_in_order(st: LMState, coup: Coup) -> list[tuple[str, int]]:
+    """LM-5.5 / LM-I19: seated pontes in speaking order, then standing players as they staked."""
+    seated = [st.seating.player_at(seat) for seat in coup.speakers]
+    stakes = dict(coup.stakes)
+    first = [(p, stakes[p]) for p in seated if p is not None and stakes.get(p, 0) > 0]
+    rest = [(p, a) for p, a in coup.stakes if p not in seated and a > 0]
+    return first + rest

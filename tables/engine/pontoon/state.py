@@ -1,24 +1,17 @@
-"""Pontoon (PT) model: phases, hand values and the immutable state (``docs/rules/pontoon.md``).
-
-The rules that move from one state to the next are in ``tables.engine.pontoon``; the croupier's
-table screen is in ``tables.engine.pontoon_view``.
-"""
+"""Pontoon (PT): phases, hand values and the immutable state (``docs/rules/pontoon.md``)."""
 
 from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, replace
-from typing import Any, Final, Literal
+from typing import Final, Literal
 
 from tables.engine.cards import Pack
-from tables.engine.money import Rounding
+from tables.engine.pontoon.settings import DECKS, MIN_PLAYERS, Rules
 from tables.engine.settlement import CoupRecord, Transfer
 from tables.engine.table import Seating
 
-CODE = "pontoon"
-DECKS = 1  # PT-3.1 one 52-card deck
-
-# -- phases (PT-4.4) ---------------------------------------------------------------------------
+# -- phases (PT-4.4; session_ended is the one of every game, tables.engine.session) -----------
 
 COUP_START = "coup_start"
 FIRST_ROUND = "first_round"
@@ -28,38 +21,8 @@ PLAYER_TURNS = "player_turns"
 BANKER_TURN = "banker_turn"
 BANK_TRANSFER: Final = "bank_transfer"
 SUCCESSOR_OFFER: Final = "successor_offer"
-SESSION_ENDED = "session_ended"
 
 OfferKind = Literal["bank_transfer", "successor_offer"]
-
-
-@dataclass(frozen=True)
-class Rules:
-    """The validated settings a session plays by (PT-1)."""
-
-    chip_unit: int
-    min_stake: int
-    max_stake: int | None
-    buy_max_multiple: int
-    collects_double: bool
-    cagnotte_rate_bp: int
-    cagnotte_step: int
-    cagnotte_rounding: Rounding
-    max_seated: int  # PT-1.2 min(max_players, seat_count)
-
-    @classmethod
-    def of(cls, settings: Mapping[str, Any], seat_count: int) -> Rules:
-        return cls(
-            chip_unit=settings["chip_unit"],
-            min_stake=settings["min_stake"],
-            max_stake=settings["max_stake"],
-            buy_max_multiple=settings["buy_max_multiple"],
-            collects_double=settings["banker_special_collects_double"],
-            cagnotte_rate_bp=settings["cagnotte_rate_bp"],
-            cagnotte_step=settings["cagnotte_step"],
-            cagnotte_rounding=settings["cagnotte_rounding"],
-            max_seated=min(settings["max_players"], seat_count),
-        )
 
 
 # -- hand values (PT-3) ------------------------------------------------------------------------
@@ -235,3 +198,13 @@ class PontoonState:
     offer: Offer | None = None
     vacant: bool = False  # PT-6.5 the bank is vacant
     coup_started: bool = False  # PT-6.4 set_first_banker only before the first coup
+
+    @property
+    def seat_limits(self) -> tuple[int, int]:
+        """PT-2.1, PT-1.2: 2 to min(max_players, seat_count) seated players."""
+        return MIN_PLAYERS, self.rules.max_seated
+
+    @property
+    def first_banker_open(self) -> bool:
+        """PT-6.4 only while there is no banker and no coup has started."""
+        return self.banker is None and not self.coup_started

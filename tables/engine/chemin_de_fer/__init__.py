@@ -1,0 +1,12 @@
+"""Baccara chemin de fer (docs/rules/chemin-de-fer.md, rule prefix CF).
+
+``settings`` the settings table, ``state`` the states and the immutable state, ``coup`` a coup in
+play and its settlement, ``legal`` the legal actions and the table screen, ``handlers`` the action
+handlers and the game.
+"""
+
+from __future__ import annotations
+
+from tables.engine.chemin_de_fer.handlers import GAME
+
+__all__ = ["GAME"]

@@ -1,0 +1,91 @@
+"""Chemin de fer: the settings table (§1 of docs/rules/chemin-de-fer.md) and the typed rules."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from tables.engine.money import Rounding
+from tables.engine.settings import (
+    CHIP_UNIT,
+    Setting,
+    bool_setting,
+    cagnotte_settings,
+    chips_setting,
+    int_setting,
+)
+from tables.engine.settlement import is_player_id
+
+CODE = "chemin_de_fer"
+TITLE = "chemin de fer"
+
+STOP_CARD_FROM_END = 7  # CF-3.3
+MIN_PLAYERS = 4  # CF-2.2
+
+# -- §1 settings ----------------------------------------------------------------------------
+
+
+def _fixed_banker_setting() -> Setting:
+    """CF-6.5 / CF-I27: none, or a player id (checked against the seats at ``start``)."""
+    return Setting(
+        "fixed_banker",
+        None,
+        lambda value, _: value is None or is_player_id(value),
+        lambda _: ("CF_S_FIXED_BANKER", {}),
+    )
+
+
+def settings_table(seat_count: int) -> tuple[Setting, ...]:
+    """The rows of §1 in order (chip_unit before the amounts that are multiples of it)."""
+    return (
+        int_setting("decks", 3, 1, 8),  # CF-I21
+        int_setting("stop_card_from_end", STOP_CARD_FROM_END, 7, 7),  # CF-3.3
+        int_setting("min_players", MIN_PLAYERS, 4, 4),  # CF-2.2
+        int_setting("max_players", seat_count, 4, seat_count),  # CF-2.2 / CF-I22
+        CHIP_UNIT,  # COM-5.1
+        chips_setting("min_bank"),
+        chips_setting("max_bank", None, nullable=True, at_least="min_bank"),
+        chips_setting("min_stake"),
+        *cagnotte_settings(),  # COM-6.1, COM-6.3
+        bool_setting("fault_reimbursement", True),  # CF-I9
+        _fixed_banker_setting(),  # CF-I20, CF-I27
+    )
+
+
+@dataclass(frozen=True)
+class Rules:
+    """The validated settings of one table."""
+
+    decks: int
+    max_players: int
+    chip_unit: int
+    min_bank: int
+    max_bank: int | None
+    min_stake: int
+    cagnotte_rate_bp: int
+    cagnotte_step: int
+    cagnotte_rounding: Rounding
+    fault_reimbursement: bool
+    fixed_banker: str | None
+
+    @property
+    def cards_before_stop(self) -> int:
+        """CF-3.3 ``L = 52·decks − 7``: the stop card comes out when card ``L + 1`` is drawn."""
+        return 52 * self.decks - STOP_CARD_FROM_END
+
+
+def rules_from(settings: Mapping[str, Any]) -> Rules:
+    return Rules(
+        decks=settings["decks"],
+        max_players=settings["max_players"],
+        chip_unit=settings["chip_unit"],
+        min_bank=settings["min_bank"],
+        max_bank=settings["max_bank"],
+        min_stake=settings["min_stake"],
+        cagnotte_rate_bp=settings["cagnotte_rate_bp"],
+        cagnotte_step=settings["cagnotte_step"],
+        cagnotte_rounding=settings["cagnotte_rounding"],
+        fault_reimbursement=settings["fault_reimbursement"],
+        fixed_banker=settings["fixed_banker"],
+    )

@@ -1,0 +1,12 @@
+"""Ландскнехт, Russian landsknecht with the reserve fund (docs/rules/landsknecht-russe.md, LR).
+
+``settings`` the settings table, ``state`` the states and the immutable state, ``coup`` a coup in
+play and its settlement, ``legal`` the legal actions and the table screen, ``handlers`` the action
+handlers and the game.
+"""
+
+from __future__ import annotations
+
+from tables.engine.landsknecht.handlers import GAME
+
+__all__ = ["GAME"]

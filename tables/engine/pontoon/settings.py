@@ -1,0 +1,67 @@
+"""Pontoon (PT): the settings table of PT-1 and the typed rules a session plays by."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from tables.engine.money import Rounding
+from tables.engine.settings import (
+    CHIP_UNIT,
+    Setting,
+    bool_setting,
+    cagnotte_settings,
+    chips_setting,
+    int_setting,
+)
+
+CODE = "pontoon"
+TITLE = "Pontoon"
+DEFAULT_SEAT_COUNT = 8
+MIN_PLAYERS = 2  # PT-1 "de deux à huit joueurs", banker included
+MAX_PLAYERS = 8
+DECKS = 1  # PT-3.1 one 52-card deck
+
+# -- settings (PT-1) ---------------------------------------------------------------------------
+
+SETTINGS: tuple[Setting, ...] = (
+    int_setting("decks", DECKS, DECKS, DECKS),
+    int_setting("min_players", MIN_PLAYERS, MIN_PLAYERS, MIN_PLAYERS),
+    int_setting("max_players", MAX_PLAYERS, MAX_PLAYERS, MAX_PLAYERS),
+    CHIP_UNIT,
+    chips_setting("min_stake"),
+    chips_setting("max_stake", None, nullable=True, at_least="min_stake"),
+    int_setting("buy_max_multiple", 1, 1),  # PT-I2
+    bool_setting("banker_special_collects_double", False),  # PT-I5
+    *cagnotte_settings(),  # COM-6.1, COM-6.3, PT-I14
+)
+
+
+@dataclass(frozen=True)
+class Rules:
+    """The validated settings a session plays by (PT-1)."""
+
+    chip_unit: int
+    min_stake: int
+    max_stake: int | None
+    buy_max_multiple: int
+    collects_double: bool
+    cagnotte_rate_bp: int
+    cagnotte_step: int
+    cagnotte_rounding: Rounding
+    max_seated: int  # PT-1.2 min(max_players, seat_count)
+
+    @classmethod
+    def of(cls, settings: Mapping[str, Any], seat_count: int) -> Rules:
+        return cls(
+            chip_unit=settings["chip_unit"],
+            min_stake=settings["min_stake"],
+            max_stake=settings["max_stake"],
+            buy_max_multiple=settings["buy_max_multiple"],
+            collects_double=settings["banker_special_collects_double"],
+            cagnotte_rate_bp=settings["cagnotte_rate_bp"],
+            cagnotte_step=settings["cagnotte_step"],
+            cagnotte_rounding=settings["cagnotte_rounding"],
+            max_seated=min(settings["max_players"], seat_count),
+        )

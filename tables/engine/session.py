@@ -1,0 +1,187 @@
+"""The session actions of COM-3.8, written once for the five games.
+
+``sit``, ``leave``, ``add_standing``, ``set_first_banker`` and ``end_session`` are recorded by the
+croupier in every game, accepted in the same states and refused with the same codes:
+
+- ``add_standing`` in every state but ``session_ended``;
+- ``sit``, ``leave`` and ``end_session`` only in the state where a new coup can start
+  (``bank_pending`` or ``coup_start``, the game's ``coup_start_phases``), vacant bank included
+  (COM-9.7);
+- ``set_first_banker`` there too, only before the session's first coup while there is no
+  banker (COM-9.2); chemin de fer has none (CF-6.6: ``E_UNKNOWN_ACTION`` at the shape check).
+
+Each is checked in the order of COM-10.2: the state (``E_WRONG_STATE``), the croupier
+(``E_NOT_ELIGIBLE``), then the seats and players the action names (``E_NO_SUCH_SEAT``,
+``E_SEAT_TAKEN``, ``E_PLAYER_PRESENT``, ``E_NOT_PRESENT``), then ``E_TABLE_SIZE`` for a ``sit``
+beyond the table's maximum.
+
+A game's class inherits ``SessionCore`` and supplies only its differences: what becomes of the
+bank when someone leaves (``left``, COM-9.6, LR-2.5), what ending the session returns
+(``ended``, COM-7.2, LR-2.6), who the first banker becomes (``first_banker``). Its state says how
+many may sit (``seat_limits``) and whether the first banker may still be set
+(``first_banker_open``). The legal actions of each game keep their own order; the session's
+entries are built here (``session_legal``, ``first_banker_legal``, ``ADD_STANDING``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from dataclasses import Field, replace
+from typing import Any, ClassVar, Generic, Protocol, TypeVar
+
+from tables.engine.actions import Action, ActionSpec, Param, session_actions
+from tables.engine.errors import RuleError, wrong_state
+from tables.engine.game import LegalAction
+from tables.engine.settlement import CROUPIER
+from tables.engine.table import Actor, Seating, Who
+
+# COM-3.8 the state after end_session: no banker and no legal action, in every game.
+SESSION_ENDED = "session_ended"
+
+# COM-3.8 the session actions, in the order the action tables list them.
+SESSION_TYPES: tuple[str, ...] = ("sit", "leave", "add_standing", "set_first_banker", "end_session")
+
+_CROUPIER: tuple[Actor, ...] = (CROUPIER,)
+
+# COM-3.8 add_standing, legal in every state but session_ended.
+ADD_STANDING = LegalAction("add_standing", _CROUPIER)
+
+
+class SessionState(Protocol):
+    """What the session actions read of a game's state (an immutable dataclass)."""
+
+    __dataclass_fields__: ClassVar[dict[str, Field[Any]]]
+
+    @property
+    def seating(self) -> Seating: ...
+
+    @property
+    def phase(self) -> str: ...
+
+    @property
+    def seat_limits(self) -> tuple[int, int]:
+        """The fewest and the most seated players a coup allows (``sit``: ``E_TABLE_SIZE``)."""
+        ...
+
+    @property
+    def first_banker_open(self) -> bool:
+        """COM-9.2 ``set_first_banker`` may still be recorded: no banker, no coup yet."""
+        ...
+
+
+S = TypeVar("S", bound=SessionState)
+
+
+def session_specs(player: Param, *, first_banker: bool = True) -> dict[str, ActionSpec]:
+    """COM-3.8 the shapes of the session actions, naming a player with ``player``; without
+    ``set_first_banker`` where the game has none (CF-6.6)."""
+    specs = session_actions(player)
+    return {
+        kind: found for kind, found in specs.items() if first_banker or kind != "set_first_banker"
+    }
+
+
+def session_legal(state: SessionState) -> list[LegalAction]:
+    """COM-3.8 ``sit`` (a seat free and the table not full), ``leave`` (someone present) and
+    ``end_session``, for the state where a new coup can start."""
+    seating = state.seating
+    seated = seating.seated_count
+    found: list[LegalAction] = []
+    if seated < seating.seat_count and seated < state.seat_limits[1]:
+        found.append(LegalAction("sit", _CROUPIER))
+    if seating.seats or seating.standing:
+        found.append(LegalAction("leave", _CROUPIER))
+    found.append(LegalAction("end_session", _CROUPIER))
+    return found
+
+
+def first_banker_legal(state: SessionState, *, empty_table: bool = False) -> list[LegalAction]:
+    """COM-9.2 ``set_first_banker`` while it may be recorded; offered with nobody seated only
+    where the game lists it so (``empty_table``)."""
+    if state.first_banker_open and (empty_table or state.seating.seats):
+        return [LegalAction("set_first_banker", _CROUPIER)]
+    return []
+
+
+class SessionCore(Generic[S]):
+    """The COM-3.8 handlers; the game class that inherits it supplies the hooks below."""
+
+    # -- what each game declares -----------------------------------------------------------------
+
+    code: str
+    title: str
+    # The states where a new coup can start (COM-3.8): sit, leave and end_session there only.
+    coup_start_phases: frozenset[str]
+    # The E_NOT_ELIGIBLE reason (a code) given to anybody but the croupier (COM-3.7).
+    croupier_reason: str = "R_CROUPIER_ONLY"
+    # The reason (a code, E_WRONG_STATE's ``where``) a game adds to a session action's
+    # E_WRONG_STATE, by action type (LM-4.0.1).
+    session_why: ClassVar[Mapping[str, str]] = {}
+
+    def legal_actions(self, state: Any) -> tuple[LegalAction, ...]:
+        raise NotImplementedError
+
+    def first_banker(self, state: S, seat: int) -> S:
+        """COM-9.2 the player at ``seat`` (checked) becomes the first banker."""
+        raise NotImplementedError
+
+    def left(self, state: S, who: Who) -> S:
+        """What follows a departure: ``state`` is the table without ``who`` (COM-9.6)."""
+        return state
+
+    def ended(self, state: S) -> S:
+        """COM-3.8 the session ended: whatever it returns, then ``session_ended``."""
+        raise NotImplementedError
+
+    def sat(self, state: S, player: str, seat: int) -> Seating:
+        """COM-3.8 the seat and player checks, then ``E_TABLE_SIZE`` at the table's maximum."""
+        minimum, maximum = state.seat_limits
+        return state.seating.sit_up_to(player, seat, maximum, game=self.code, minimum=minimum)
+
+    # -- the handlers ----------------------------------------------------------------------------
+
+    def session_apply(self, state: S, action: Action) -> S:
+        """Apply a session action (``action.type`` in ``SESSION_TYPES``), or ``RuleError``."""
+        handler: Callable[[S, Action], S] = {
+            "sit": self._sit,
+            "leave": self._leave,
+            "add_standing": self._add_standing,
+            "set_first_banker": self._set_first_banker,
+            "end_session": self._end_session,
+        }[action.type]
+        return handler(state, action)
+
+    def session_refused(self, state: S, action: Action) -> RuleError:
+        """COM-10.2 step 2 ``E_WRONG_STATE``, listing what is expected now."""
+        legal = [legal.type for legal in self.legal_actions(state)]
+        return wrong_state(
+            action.type, state.phase, legal, self.session_why.get(action.type, "R_STATE")
+        )
+
+    def _check(self, state: S, action: Action, allowed: bool) -> None:
+        """COM-10.2 step 2, the state; step 3, the croupier only (COM-3.7)."""
+        if not allowed:
+            raise self.session_refused(state, action)
+        state.seating.resolve(action.actor).require_croupier(action.type, self.croupier_reason)
+
+    def _sit(self, state: S, action: Action) -> S:
+        self._check(state, action, state.phase in self.coup_start_phases)
+        return replace(state, seating=self.sat(state, action["player"], action["seat"]))
+
+    def _leave(self, state: S, action: Action) -> S:
+        self._check(state, action, state.phase in self.coup_start_phases)
+        who = state.seating.leaving(seat=action.get("seat"), player=action.get("player"))
+        return self.left(replace(state, seating=state.seating.without(who)), who)
+
+    def _add_standing(self, state: S, action: Action) -> S:
+        self._check(state, action, state.phase != SESSION_ENDED)
+        return replace(state, seating=state.seating.add_standing(action["player"]))
+
+    def _set_first_banker(self, state: S, action: Action) -> S:
+        allowed = state.phase in self.coup_start_phases and state.first_banker_open
+        self._check(state, action, allowed)
+        return self.first_banker(state, state.seating.seat_param(action["seat"]))
+
+    def _end_session(self, state: S, action: Action) -> S:
+        self._check(state, action, state.phase in self.coup_start_phases)
+        return self.ended(state)

@@ -1,0 +1,47 @@
+"""The engine's words in the language of the request: its codes as the croupier reads them.
+
+The engine speaks in codes and parameters (`RuleError.code` and `.params`, the `expected` of a
+table's view); `tables.engine.words` turns them into words from the catalogue `locale/*/
+LC_MESSAGES/engine.po`. Here the language is the one Django has activated for the request
+(LocaleMiddleware: the user's choice, else `Accept-Language`), and the players' ids may be
+replaced by their names.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+
+from django.utils.translation import get_language
+
+from tables.engine.words import PERSON_PARAMS, Value, label, language_of, words
+
+
+def language() -> str:
+    """The catalogue's language for the active one: its first two letters, else English."""
+    return language_of(get_language())
+
+
+def _named(value: Value, names: Mapping[str, str]) -> Value:
+    if isinstance(value, list):
+        return [names.get(item, item) for item in value]
+    if isinstance(value, str):
+        return names.get(value, value)
+    return value
+
+
+def say(
+    code: str, params: Mapping[str, Value] | None = None, names: Mapping[str, str] | None = None
+) -> str:
+    """The words of `code` with `params`, in the active language; the players named by
+    `names` (player id -> name) are shown by name."""
+    values = dict(params or {})
+    if names:
+        for key in PERSON_PARAMS & values.keys():
+            values[key] = _named(values[key], names)
+    return words(code, values, language())
+
+
+def say_label(key: str, **values: str | int) -> str | None:
+    """A label of the catalogue (`action.sit`, `phase.bank_pending` …) in the active language,
+    or None when the catalogue has none."""
+    return label(key, language(), **values)
