@@ -54,6 +54,7 @@ class Game(Protocol):
     # actions that form a new pack or shoe (COM-2.1), and whether the coup opens with a call
     # of claims that the screen draws as a table (the banco call, CF-4.2).
     label: str
+    rules_file: str  # the game's rules, in docs/rules/
     coup_start_phases: frozenset[str]
     new_pack_actions: frozenset[str]
     has_claims: bool

@@ -402,6 +402,7 @@ class CheminDeFer(SessionCore[CFState]):
     code = CODE
     title = TITLE
     label = "Chemin de fer"
+    rules_file = "chemin-de-fer.md"  # docs/rules/chemin-de-fer.md
     default_seat_count = 12
     actions: Mapping[str, ActionSpec] = ACTIONS
     coup_start_phases = frozenset({BANK_PENDING})  # COM-3.8

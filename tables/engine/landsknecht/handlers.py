@@ -298,6 +298,7 @@ class Landsknecht(SessionCore[LRState]):
     code = CODE
     title = TITLE
     label = "Landsknecht (Russian)"
+    rules_file = "landsknecht-russe.md"  # docs/rules/landsknecht-russe.md
     default_seat_count = 12
     actions: Mapping[str, ActionSpec] = _actions()
     coup_start_phases = frozenset({BANK_PENDING})  # COM-3.8, LR-4.0.1

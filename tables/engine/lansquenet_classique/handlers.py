@@ -166,6 +166,7 @@ class LansquenetClassique(SessionCore[LCState]):
     code = CODE
     title = TITLE
     label = "Lansquenet (classic)"
+    rules_file = "lansquenet-classique.md"  # docs/rules/lansquenet-classique.md
     default_seat_count = 12
     actions: Mapping[str, ActionSpec] = ACTIONS
     coup_start_phases = frozenset({COUP_START})  # COM-3.8

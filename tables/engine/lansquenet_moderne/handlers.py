@@ -304,6 +304,7 @@ class LansquenetModerne(SessionCore[LMState]):
     code = CODE
     title = TITLE
     label = "Lansquenet (modern)"
+    rules_file = "lansquenet-moderne.md"  # docs/rules/lansquenet-moderne.md
     default_seat_count = 12
     actions: Mapping[str, ActionSpec] = ACTIONS
     coup_start_phases = frozenset({BANK_PENDING})  # COM-3.8, LM-4.0.1

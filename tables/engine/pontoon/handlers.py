@@ -156,6 +156,7 @@ class Pontoon(SessionCore[PontoonState]):
     code = CODE
     title = TITLE
     label = "Pontoon"
+    rules_file = "pontoon.md"  # docs/rules/pontoon.md
     default_seat_count = DEFAULT_SEAT_COUNT
     actions: Mapping[str, ActionSpec] = ACTIONS
     coup_start_phases = frozenset({COUP_START})  # COM-3.8, PT-6.6
