@@ -1,4 +1,5 @@
-"""Pages of the establishment: the home page sends each member of staff where his role works."""
+"""Pages of the establishment: the home page sends each member of staff where his role works;
+the language he works in is his own, kept across devices."""
 
 from __future__ import annotations
 
@@ -6,10 +7,15 @@ from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
 from django.shortcuts import render
 from django.urls import reverse
-from django.views.decorators.http import require_GET
+from django.utils.http import url_has_allowed_host_and_scheme
+from django.views.decorators.http import require_GET, require_POST
+from django_htmx.http import HttpResponseClientRefresh
 
+from establishment.models import StaffPreference
 from establishment.roles import Role
 from tables.console.access import on_duty_sessions
+from tables.console.base import ConsoleRequest, console_view, staff_of
+from tables.console.forms import LanguageForm
 from tables.selectors import table_list
 
 
@@ -24,3 +30,21 @@ def home(request: HttpRequest) -> HttpResponse:
     if Role.CROUPIER in roles:
         return render(request, "console/home.html", {"on_duty": on_duty_sessions(request.user)})
     return render(request, "console/home.html", {"tables": table_list(), "on_duty": None})
+
+
+@require_POST
+@console_view
+def language_set(request: ConsoleRequest) -> HttpResponse:
+    """Save the language this member of staff works in; the page is drawn again in it."""
+    staff = staff_of(request)
+    preference = StaffPreference.objects.filter(user=staff).first()
+    form = LanguageForm(request.POST, instance=preference)
+    if form.is_valid():
+        saved = form.save(commit=False)
+        saved.user = staff
+        saved.save()
+    if request.htmx:
+        return HttpResponseClientRefresh()
+    back = request.POST.get("next", "")
+    safe = url_has_allowed_host_and_scheme(back, allowed_hosts={request.get_host()})
+    return HttpResponseRedirect(back if back and safe else reverse("home"))

@@ -1,95 +1,69 @@
-"""The croupier console: one URL per action, serving the page or its swapped parts (htmx).
+"""The croupier console's table screen: one URL per action, serving the page or its swapped parts
+(htmx), and the recording of an action.
 
-Every view parses its form, calls one service or selector, and renders (STYLE.md rule 1). Refusals
-come back through `establishment.http.errors.error_body`, the one mapping: a rule refused is a 422
-partial in place, a stale screen a 409 with the table redrawn and a notice, 403/404 what the user
-may not do or see.
+Every view parses its form, calls one service or selector, and renders (docs/conventions.md,
+rule 1); the floor's views are in `tables/console/floor.py`, the corrections (undo, voids) in
+`tables/console/corrections.py`. Refusals come back through the one mapping
+(`tables.console.base`): a rule refused is a 422 partial in place, a stale screen a 409 with the
+table redrawn and a notice, 403/404 what the user may not do or see.
 
-Only the parts of the table screen that changed are sent back (issue 5: under 2 KB an action,
-whatever the length of the session): every region is rendered, its digest compared with the
-digest the screen posted (`screen`), and only the differing regions go out, as out-of-band
-swaps, with the screen's meta (the next sequence number, a fresh idempotency key, the digests).
-A settled coup arrives as its own row, prepended to the last coups.
+Only the parts of the table screen that changed are sent back (under 2 KB an action, whatever
+the length of the session): every region is rendered, its digest compared with the digest the
+screen posted (`screen`), and only the differing regions go out, as out-of-band swaps, with the
+screen's meta (the next sequence number, a fresh idempotency key, the digests). A settled coup
+arrives as its own row, prepended to the last coups.
 """
 
 from __future__ import annotations
 
 import hashlib
 import re
-from collections.abc import Callable, Mapping
+from collections.abc import Callable
 from dataclasses import dataclass, replace
-from functools import partial, wraps
-from typing import Any, Concatenate, ParamSpec
+from functools import partial
+from typing import Any
 from uuid import UUID
 
-from django.contrib.auth.decorators import login_required
-from django.contrib.auth.models import User
-from django.http import Http404, HttpRequest, HttpResponse, HttpResponseRedirect
+from django.http import HttpResponse, HttpResponseRedirect
 from django.shortcuts import render
 from django.template.context import make_context
-from django.template.loader import get_template, render_to_string
+from django.template.loader import get_template
 from django.urls import reverse
-from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.safestring import SafeString
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_POST
-from django_htmx.http import HttpResponseClientRefresh, trigger_client_event
-from django_htmx.middleware import HtmxDetails
+from django_htmx.http import trigger_client_event
 
 from establishment.errors import DomainError, PermissionDeniedError
 from establishment.http.errors import error_body
-from establishment.models import GamingSession, Player, StaffPreference
-from establishment.roles import SUPERVISORS, Role
-from establishment.services import gaming_session_open
-from establishment.staff import roles_of
+from establishment.models import Player
 from tables.console import regions as regions_cache
 from tables.console.access import (
     is_inspector,
     may_record,
     on_duty_remember,
-    sees_floor,
     table_session_get,
     table_session_reference,
 )
-from tables.console.forms import (
-    ActionForm,
-    AssignForm,
-    CorrectionForm,
-    LanguageForm,
-    PauseForm,
-    TableOpenForm,
-    VoidDecisionForm,
-    VoidRequestForm,
+from tables.console.base import (
+    ConsoleRequest,
+    Problem,
+    client_of,
+    console_view,
+    form_problem,
+    page_or_part,
+    staff_of,
 )
+from tables.console.forms import ActionForm
 from tables.console.screen import RECENT_COUPS, new_key, screen_build
 from tables.engine import game_get
-from tables.models import AssignmentRole, Table, TableSession
-from tables.selectors import (
-    coup_list,
-    recent_coup_list,
-    table_state_get,
-    void_request_pending_list,
-)
-from tables.services import (
-    Recorded,
-    StaleSequenceError,
-    gaming_session_close,
-    record,
-    staff_assign,
-    table_interrupt,
-    table_resume,
-    table_session_close,
-    table_session_open,
-    undo,
-    void_decide,
-    void_request,
-    void_request_get,
-)
+from tables.models import TableSession
+from tables.selectors import recent_coup_list, table_state_get, void_request_pending_list
+from tables.services import Recorded, record
 from tables.services.journal import last_seq_get
 from tables.words import say
 
 TABLE = "console/table.html"
-FLOOR = "console/floor.html"
 # The swappable regions of the table screen (element id `table-<name>`); the coups are rows of
 # their own (`coup-<settled seq>`, named `c<settled seq>` among the digests).
 REGIONS = (
@@ -105,40 +79,7 @@ REGIONS = (
     "voids",
 )
 
-P = ParamSpec("P")
 _FIRST_TAG = re.compile(r"^\s*<([a-z]+)")
-
-
-class ConsoleRequest(HttpRequest):
-    """A request through `HtmxMiddleware` (STYLE-NOTES.md 3.1, typed request)."""
-
-    htmx: HtmxDetails
-
-
-@dataclass(frozen=True)
-class Problem:
-    """A refusal shown in place: which control it concerns, the code and the rules' words.
-
-    `params` are the engine's parameters of a rule refused (`RuleRefusedError`): the screen
-    says it again with the players by name (`tables.words.say`)."""
-
-    type: str
-    code: str
-    message: str
-    params: Mapping[str, Any] | None = None
-
-
-def _staff(request: ConsoleRequest) -> User:
-    """The logged-in user itself, not the lazy wrapper `request.user` is: the services ask
-    `type(user).objects`, which the wrapper's type does not have."""
-    user = request.user
-    wrapped = getattr(user, "_wrapped", user)
-    assert isinstance(wrapped, User)
-    return wrapped
-
-
-def _client(request: ConsoleRequest) -> str:
-    return f"console {request.META.get('REMOTE_ADDR', '')}".strip()
 
 
 def _digest(html: str) -> str:
@@ -172,28 +113,6 @@ def _sent_digests(request: ConsoleRequest) -> dict[str, str] | None:
 def _oob(html: str, how: str = "true") -> str:
     """Mark a rendered region (one element with an id) as an out-of-band swap."""
     return _FIRST_TAG.sub(rf'<\1 hx-swap-oob="{how}"', html, count=1)
-
-
-def console_view(
-    view: Callable[Concatenate[ConsoleRequest, P], HttpResponse],
-) -> Callable[Concatenate[ConsoleRequest, P], HttpResponse]:
-    """Login required; a refusal raised before the service (reading, scoping) is answered
-    with its status and message instead of a bare error page."""
-
-    @wraps(view)
-    def wrapper(request: ConsoleRequest, *args: P.args, **kwargs: P.kwargs) -> HttpResponse:
-        try:
-            return view(request, *args, **kwargs)
-        except DomainError as error:
-            body = error_body(error)
-            return render(
-                request,
-                "console/_refusal.html" if request.htmx else "console/refusal.html",
-                {"problem": Problem("", body.code, body.message)},
-                status=body.status,
-            )
-
-    return login_required(wrapper)  # type: ignore[return-value]
 
 
 # -- the table screen ------------------------------------------------------------------------
@@ -332,7 +251,7 @@ def _players_absent(present: dict[str, str]) -> list[Player]:
     return list(Player.objects.exclude(member_number__in=list(present)).order_by("name")[:300])
 
 
-def _screen(
+def table_answer(
     request: ConsoleRequest,
     table_session: TableSession,
     *,
@@ -344,13 +263,13 @@ def _screen(
 ) -> HttpResponse:
     """The answer of every write at a table: the meta plus the regions that changed, each an
     out-of-band swap (the screen swaps nothing in place), so an action sends what it changed."""
-    if not request.htmx:
-        if status == 200:
-            return HttpResponseRedirect(
-                reverse("console:table", kwargs={"table_session": table_session.public_id})
-            )
-        return _page(request, table_session, status=status, problem=problem, notice=notice)
+    if not request.htmx and status == 200:
+        return HttpResponseRedirect(
+            reverse("console:table", kwargs={"table_session": table_session.public_id})
+        )
     drawn = _draw(request, table_session, problem=problem, notice=notice, recorded=recorded)
+    if not request.htmx:
+        return _page(request, drawn, status=status)
     sent = _sent_digests(request) if changed_only else None
     # Regions the screen has drawn before, and keeps by digest (console.js): a coup repeats the
     # phases, panels and facts of the last one, so these go out as a stub naming the digest.
@@ -372,43 +291,31 @@ def _screen(
     return response
 
 
-def _page(
-    request: ConsoleRequest,
-    table_session: TableSession,
-    *,
-    status: int = 200,
-    problem: Problem | None = None,
-    notice: str = "",
-) -> HttpResponse:
+def _page(request: ConsoleRequest, drawn: Drawn, *, status: int = 200) -> HttpResponse:
     """The whole table screen: the page, or (htmx) the screen without the page around it."""
-    drawn = _draw(request, table_session, problem=problem, notice=notice)
     context = drawn.context | {
         "regions": drawn.regions,
         "rows": [html for _name, html in drawn.rows],
         "meta": drawn.meta,
         "region_names": " ".join(REGIONS),
     }
-    if request.htmx:
-        return HttpResponse(
-            render_to_string(f"{TABLE}#screen", context, request=request), status=status
-        )
-    if context["may_record"]:
+    if not request.htmx and context["may_record"]:
         context["players"] = _players_absent(context["screen"].state.players)
-    return render(request, TABLE, context, status=status)
+    return page_or_part(request, TABLE, "screen", context, status=status)
 
 
 @require_GET
 @console_view
 def table_screen(request: ConsoleRequest, table_session: UUID) -> HttpResponse:
     """The table screen: the whole page, or (htmx) the screen without the page around it."""
-    return _page(request, table_session_get(request.user, table_session))
+    return _page(request, _draw(request, table_session_get(request.user, table_session)))
 
 
 @require_GET
 @console_view
 def table_poll(request: ConsoleRequest, table_session: UUID) -> HttpResponse:
     """Whether the table moved since the screen was drawn (another device recorded, a void was
-    asked or decided): 204 when it did not, else the regions that changed (issue 5, two screens).
+    asked or decided): 204 when it did not, else the regions that changed.
 
     Two small queries when nothing moved: the last sequence number and the pending voids."""
     found = table_session_get(request.user, table_session)
@@ -417,7 +324,7 @@ def table_poll(request: ConsoleRequest, table_session: UUID) -> HttpResponse:
     voids = void_request_pending_list().filter(coup__table_session=found).count()
     if posted.get("expected_seq") == str(seq + 1) and posted.get("voids") == str(voids):
         return HttpResponse(status=204)
-    return _screen(request, found)
+    return table_answer(request, found)
 
 
 @require_GET
@@ -435,9 +342,11 @@ def session_controls(request: ConsoleRequest, table_session: UUID) -> HttpRespon
     return render(request, f"{TABLE}#session-controls", context)
 
 
-def _refused(
+def table_refusal(
     request: ConsoleRequest, table_session: TableSession, error: DomainError, action_type: str
 ) -> HttpResponse:
+    """A service's refusal at the table: a stale screen (409) redrawn whole with a notice, any
+    other refusal shown in place of control `action_type`."""
     body = error_body(error)
     if body.status == 409:
         # Another screen recorded first (or the table was paused or closed meanwhile): show
@@ -448,18 +357,43 @@ def _refused(
         )
         if body.code != "stale_sequence":
             notice = body.message
-        return _screen(request, table_session, status=409, notice=notice, changed_only=False)
+        return table_answer(request, table_session, status=409, notice=notice, changed_only=False)
     params = getattr(error, "rule_params", None)
     problem = Problem(action_type, body.code, body.message, params)
-    return _screen(request, table_session, status=body.status, problem=problem)
+    return table_answer(request, table_session, status=body.status, problem=problem)
 
 
-def _form_problem(action_type: str, form: Any) -> Problem:
-    messages = []
-    for name, errors in form.errors.items():
-        label = "" if name == "__all__" else f"{name}: "
-        messages += [f"{label}{message}" for message in errors]
-    return Problem(action_type, "form_invalid", " ".join(messages))
+def table_event(
+    service: Callable[..., Recorded],
+    request: ConsoleRequest,
+    table_session: TableSession,
+    form: Any,
+) -> Recorded:
+    """Write an event the screen asks for besides an action, from its valid form: `service` is
+    `undo`, `table_interrupt` or `table_resume`, sequenced and keyed like an action."""
+    return service(
+        table_session=table_session,
+        expected_seq=form.cleaned_data["expected_seq"],
+        user=staff_of(request),
+        idempotency_key=form.cleaned_data["key"],
+        reason=form.cleaned_data["reason"],
+        client=client_of(request),
+    )
+
+
+def table_write(
+    request: ConsoleRequest,
+    table_session: TableSession,
+    action_type: str,
+    write: Callable[[], object],
+) -> HttpResponse:
+    """A write from the table screen other than an action (a correction, a pause): the regions
+    it changed, or its refusal shown in place of control `action_type`."""
+    try:
+        write()
+    except DomainError as error:
+        return table_refusal(request, table_session, error, action_type)
+    return table_answer(request, table_session)
 
 
 @require_POST
@@ -476,8 +410,8 @@ def action_record(request: ConsoleRequest, table_session: UUID) -> HttpResponse:
     action_type = str(request.POST.get("type", ""))
     if not form.is_valid():
         found = table_session_get(request.user, table_session)
-        return _screen(request, found, status=422, problem=_form_problem(action_type, form))
-    user = _staff(request)
+        return table_answer(request, found, status=422, problem=form_problem(action_type, form))
+    user = staff_of(request)
     try:
         done = record(
             table_session=reference,
@@ -485,336 +419,13 @@ def action_record(request: ConsoleRequest, table_session: UUID) -> HttpResponse:
             expected_seq=form.cleaned_data["expected_seq"],
             user=user,
             idempotency_key=form.cleaned_data["key"],
-            client=_client(request),
+            client=client_of(request),
         )
     except PermissionDeniedError:
         raise
     except DomainError as error:
         found = table_session_get(request.user, table_session)
-        return _refused(request, found, error, action_type)
+        return table_refusal(request, found, error, action_type)
     locked = done.table_session
     on_duty_remember(locked, user, getattr(locked, "on_duty", False))
-    return _screen(request, locked, recorded=done)
-
-
-@require_POST
-@console_view
-def action_undo(request: ConsoleRequest, table_session: UUID) -> HttpResponse:
-    """Undo the last action of the open coup (an event; nothing is erased)."""
-    found = table_session_get(request.user, table_session)
-    form = CorrectionForm(request.POST)
-    if not form.is_valid():
-        return _screen(request, found, status=422, problem=_form_problem("undo", form))
-    try:
-        undo(
-            table_session=found,
-            expected_seq=form.cleaned_data["expected_seq"],
-            user=_staff(request),
-            idempotency_key=form.cleaned_data["key"],
-            reason=form.cleaned_data["reason"],
-            client=_client(request),
-        )
-    except DomainError as error:
-        return _refused(request, found, error, "undo")
-    return _screen(request, found)
-
-
-@require_POST
-@console_view
-def void_ask(request: ConsoleRequest, table_session: UUID) -> HttpResponse:
-    """The croupier asks for the last coup the screen shows to be voided, with a reason.
-
-    Only the last coup of a table can be voided (the service's rule); the form is drawn once
-    with the page, so the coup is the newest one settled before the screen's sequence number: a
-    coup settled since (another device) makes the screen stale (409), never the wrong coup.
-    """
-    found = table_session_get(request.user, table_session)
-    form = VoidRequestForm(request.POST)
-    if not form.is_valid():
-        return _screen(request, found, status=422, problem=_form_problem("void", form))
-    target = coup_list(table_session=found).first()
-    if target is None:
-        problem = Problem("void", "no_coup", _("No coup has been settled at this table yet."))
-        return _screen(request, found, status=422, problem=problem)
-    try:
-        if target.settled_seq >= form.cleaned_data["expected_seq"]:
-            raise StaleSequenceError(
-                _("Another coup was settled since this screen was drawn."),
-                expected_seq=target.settled_seq + 1,
-                given_seq=form.cleaned_data["expected_seq"],
-            )
-        void_request(
-            coup=target,
-            user=_staff(request),
-            reason=form.cleaned_data["reason"],
-            client=_client(request),
-        )
-    except DomainError as error:
-        return _refused(request, found, error, "void")
-    return _screen(request, found)
-
-
-@require_POST
-@console_view
-def void_answer(request: ConsoleRequest, void: UUID) -> HttpResponse:
-    """An inspector approves or refuses a void (from the floor or the table screen)."""
-    if not sees_floor(request.user):
-        raise PermissionDeniedError(_("Only a table inspector may approve or refuse a void."))
-    found = void_request_get(public_id=void)
-    table_session = TableSession.objects.select_related("table", "gaming_session").get(
-        pk=found.coup.table_session_id
-    )
-    form = VoidDecisionForm(request.POST)
-    problem: Problem | None = None
-    if not form.is_valid():
-        problem = _form_problem("void", form)
-    else:
-        try:
-            void_decide(
-                request=found,
-                user=_staff(request),
-                approve=form.cleaned_data["approve"],
-                note=form.cleaned_data["note"],
-                client=_client(request),
-            )
-        except DomainError as error:
-            body = error_body(error)
-            problem = Problem("void", body.code, body.message)
-    status = 200 if problem is None else error_body_status(problem)
-    if request.POST.get("from") == "table":
-        return _screen(request, table_session, status=status, problem=problem)
-    return _floor(request, status=status, problem=problem)
-
-
-def error_body_status(problem: Problem) -> int:
-    return 403 if problem.code == "permission_denied" else 422
-
-
-# -- the floor -------------------------------------------------------------------------------
-
-
-def _gaming_session() -> GamingSession | None:
-    return GamingSession.objects.filter(closed_at__isnull=True).order_by("-opened_at").first()
-
-
-def _floor_context(request: ConsoleRequest) -> dict[str, Any]:
-    session = _gaming_session()
-    rows = []
-    if session is not None:
-        open_sessions = (
-            TableSession.objects.filter(gaming_session=session, closed_at__isnull=True)
-            .select_related("table", "gaming_session")
-            .prefetch_related("assignments__staff")
-            .order_by("table__number")
-        )
-        for table_session in open_sessions:
-            state = table_state_get(table_session=table_session)
-            on_duty = [
-                a.staff
-                for a in table_session.assignments.all()
-                if a.released_at is None and a.role == AssignmentRole.CROUPIER
-            ]
-            rows.append(
-                {
-                    "table_session": table_session,
-                    "screen": screen_build(state, coups=(), may_record=False),
-                    "croupiers": on_duty,
-                    "pause_key": new_key(),
-                }
-            )
-    open_tables = [ts.table_id for ts in TableSession.objects.filter(closed_at__isnull=True)]
-    return {
-        "gaming_session": session,
-        "rows": rows,
-        "closed_tables": [
-            t for t in Table.objects.filter(is_active=True) if t.pk not in open_tables
-        ],
-        "croupiers": User.objects.filter(groups__name=Role.CROUPIER, is_active=True).order_by(
-            "username"
-        ),
-        "pending": list(void_request_pending_list(gaming_session=session)) if session else [],
-        "inspector": is_inspector(request.user),
-    }
-
-
-def _floor(
-    request: ConsoleRequest, *, status: int = 200, problem: Problem | None = None
-) -> HttpResponse:
-    if not request.htmx and status == 200:
-        return HttpResponseRedirect(reverse("console:floor"))
-    context = _floor_context(request) | {"problem": problem}
-    if request.htmx:
-        return HttpResponse(
-            render_to_string(f"{FLOOR}#floor", context, request=request), status=status
-        )
-    return render(request, FLOOR, context, status=status)
-
-
-def _floor_check(request: ConsoleRequest) -> None:
-    if not sees_floor(request.user):
-        raise PermissionDeniedError(_("The floor view is for inspectors, auditors and managers."))
-
-
-def _inspector_check(request: ConsoleRequest) -> None:
-    # The services check the same set (`establishment.roles.SUPERVISORS`); asked here first, the
-    # refusal is in the croupier's language and nothing of the form is read.
-    if not roles_of(request.user) & SUPERVISORS:
-        raise PermissionDeniedError(_("Only a table inspector or a manager may do this."))
-
-
-@require_GET
-@console_view
-def floor(request: ConsoleRequest) -> HttpResponse:
-    """Every table of the session: state, banker, bank, cagnotte; polled every few seconds."""
-    _floor_check(request)
-    context = _floor_context(request) | {"problem": None}
-    if request.htmx:
-        return render(request, f"{FLOOR}#floor", context)
-    return render(request, FLOOR, context)
-
-
-def _floor_write(request: ConsoleRequest, write: Callable[[], object]) -> HttpResponse:
-    _inspector_check(request)
-    try:
-        write()
-    except DomainError as error:
-        body = error_body(error)
-        return _floor(request, status=body.status, problem=Problem("", body.code, body.message))
-    return _floor(request)
-
-
-@require_POST
-@console_view
-def session_open(request: ConsoleRequest) -> HttpResponse:
-    def write() -> object:
-        if _gaming_session() is not None:
-            raise DomainError(_("A gaming session is already open."))
-        return gaming_session_open(opened_by=_staff(request), client=_client(request))
-
-    return _floor_write(request, write)
-
-
-@require_POST
-@console_view
-def session_close(request: ConsoleRequest) -> HttpResponse:
-    def write() -> object:
-        session = _gaming_session()
-        if session is None:
-            raise DomainError(_("No gaming session is open."))
-        return gaming_session_close(
-            gaming_session=session,
-            user=_staff(request),
-            client=_client(request),
-        )
-
-    return _floor_write(request, write)
-
-
-@require_POST
-@console_view
-def table_open(request: ConsoleRequest) -> HttpResponse:
-    form = TableOpenForm(request.POST)
-
-    def write() -> object:
-        session = _gaming_session()
-        if session is None:
-            raise DomainError(_("Open a gaming session first."))
-        if not form.is_valid():
-            raise DomainError(_("Choose a table to open."))
-        table = Table.objects.filter(public_id=form.cleaned_data["table"]).first()
-        if table is None:
-            raise Http404("No such table.")
-        return table_session_open(
-            table=table,
-            gaming_session=session,
-            opened_by=_staff(request),
-            client=_client(request),
-        )
-
-    return _floor_write(request, write)
-
-
-@require_POST
-@console_view
-def table_close(request: ConsoleRequest, table_session: UUID) -> HttpResponse:
-    found = table_session_get(request.user, table_session)
-    return _floor_write(
-        request,
-        lambda: table_session_close(
-            table_session=found,
-            user=_staff(request),
-            client=_client(request),
-        ),
-    )
-
-
-@require_POST
-@console_view
-def table_pause(request: ConsoleRequest, table_session: UUID, how: str) -> HttpResponse:
-    """Interrupt or resume play at a table (an incident, a break)."""
-    found = table_session_get(request.user, table_session)
-    form = PauseForm(request.POST)
-    service = table_interrupt if how == "interrupt" else table_resume
-
-    def write() -> object:
-        if not form.is_valid():
-            raise DomainError(_("The screen is out of date; reload it."))
-        return service(
-            table_session=found,
-            expected_seq=form.cleaned_data["expected_seq"],
-            user=_staff(request),
-            idempotency_key=form.cleaned_data["key"],
-            reason=form.cleaned_data["reason"],
-            client=_client(request),
-        )
-
-    if request.POST.get("from") == "table":
-        _inspector_check(request)
-        try:
-            write()
-        except DomainError as error:
-            return _refused(request, found, error, "pause")
-        return _screen(request, found)
-    return _floor_write(request, write)
-
-
-@require_POST
-@console_view
-def croupier_assign(request: ConsoleRequest, table_session: UUID) -> HttpResponse:
-    found = table_session_get(request.user, table_session)
-    croupiers = User.objects.filter(groups__name=Role.CROUPIER, is_active=True)
-    form = AssignForm(request.POST, croupiers=croupiers)
-
-    def write() -> object:
-        if not form.is_valid():
-            raise DomainError(_("Choose a croupier."))
-        return staff_assign(
-            table_session=found,
-            staff=form.cleaned_data["croupier"],
-            role=AssignmentRole.CROUPIER,
-            assigned_by=_staff(request),
-            client=_client(request),
-        )
-
-    return _floor_write(request, write)
-
-
-# -- the user's language ---------------------------------------------------------------------
-
-
-@require_POST
-@console_view
-def language_set(request: ConsoleRequest) -> HttpResponse:
-    """Save the language this member of staff works in; the page is drawn again in it."""
-    staff = _staff(request)
-    preference = StaffPreference.objects.filter(user=staff).first()
-    form = LanguageForm(request.POST, instance=preference)
-    if form.is_valid():
-        saved = form.save(commit=False)
-        saved.user = staff
-        saved.save()
-    if request.htmx:
-        return HttpResponseClientRefresh()
-    back = request.POST.get("next", "")
-    safe = url_has_allowed_host_and_scheme(back, allowed_hosts={request.get_host()})
-    return HttpResponseRedirect(back if back and safe else reverse("home"))
+    return table_answer(request, locked, recorded=done)

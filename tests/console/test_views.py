@@ -43,6 +43,20 @@ def post_action(client: Client, floor: Floor, action_type: str, body: str, **par
     return client.post(table_url(floor, "record"), data, headers=HX)
 
 
+def ask_void(client: Client, floor: Floor, page: str, reason: str) -> Any:
+    """Ask for a void of the last coup the drawn screen `page` shows."""
+    data = {**screen_fields(page), "reason": reason}
+    return client.post(table_url(floor, "void-request"), data, headers=HX)
+
+
+def approve_void(client: Client, void: Any) -> Any:
+    return client.post(
+        reverse("console:void-decide", kwargs={"void": void.public_id}),
+        {"approve": "yes"},
+        headers=HX,
+    )
+
+
 def events(floor: Floor) -> int:
     return TableEvent.objects.filter(table_session=floor.table_session).count()
 
@@ -228,15 +242,21 @@ def test_undo_sets_the_last_action_aside(floor: Floor, croupier_client: Client) 
     assert 'data-type="new_shoe"' in response.content.decode()  # the shoe is to be cut again
 
 
+# CF-X1's first coup up to the banker's word: banco by seat 3, the ponte draws his third card.
+CF_X1_TO_THE_BANKER: list[tuple[str, dict[str, Any]]] = [
+    ("new_shoe", {"actor": "croupier", "cut_by": 1}),
+    ("announce_bank", {"actor": "1", "amount": 1000}),
+    ("banco_call", {"actor": "croupier", "claim": "3:banco"}),
+    ("deal", {"actor": "croupier", "ponte": ["7", "8"], "banker": ["K", "6"]}),
+    ("ponte_draw", {"actor": "3"}),
+    ("ponte_third_card", {"actor": "croupier", "rank": "9"}),
+]
+
+
 def _play_one_coup(client: Client, floor: Floor) -> None:
     """CF-X1's first coup: banco by seat 3, the ponte draws, the banker stands; reliquat."""
-    steps: list[tuple[str, dict[str, Any]]] = [
-        ("new_shoe", {"actor": "croupier", "cut_by": 1}),
-        ("announce_bank", {"actor": "1", "amount": 1000}),
-        ("banco_call", {"actor": "croupier", "claim": "3:banco"}),
-        ("deal", {"actor": "croupier", "ponte": ["7", "8"], "banker": ["K", "6"]}),
-        ("ponte_draw", {"actor": "3"}),
-        ("ponte_third_card", {"actor": "croupier", "rank": "9"}),
+    steps = [
+        *CF_X1_TO_THE_BANKER,
         ("banker_stand", {"actor": "1"}),
         ("continue_bank", {"actor": "1", "reliquat": 450}),
     ]
@@ -256,22 +276,14 @@ def test_a_coup_shows_its_payouts_then_a_void_is_approved_by_an_inspector(
     assert "1 · Player S1 <b>+950</b>" in page and "3 · Player S3 <b>-1\u202f000</b>" in page
     assert "cagnotte <b>+50</b>" in page
 
-    asked = croupier_client.post(
-        reverse("console:void-request", kwargs={"table_session": floor.table_session.public_id}),
-        {**screen_fields(page), "reason": "wrong third card recorded"},
-        headers=HX,
-    )
+    asked = ask_void(croupier_client, floor, page, "wrong third card recorded")
     assert asked.status_code == 200
     inspector = Client()
     inspector.force_login(floor.inspector)
     floor_page = inspector.get(reverse("console:floor")).content.decode()
     assert "wrong third card recorded" in floor_page
     void = coup.void_requests.get()
-    decided = inspector.post(
-        reverse("console:void-decide", kwargs={"void": void.public_id}),
-        {"approve": "yes"},
-        headers=HX,
-    )
+    decided = approve_void(inspector, void)
     assert decided.status_code == 200
     assert VoidDecision.objects.get(request=void).approved
 
@@ -282,17 +294,9 @@ def test_the_requester_cannot_decide_his_own_void(floor: Floor, croupier_client:
     inspector = Client()
     inspector.force_login(floor.inspector)
     page = inspector.get(table_url(floor)).content.decode()
-    inspector.post(
-        reverse("console:void-request", kwargs={"table_session": floor.table_session.public_id}),
-        {**screen_fields(page), "reason": "asked by the inspector"},
-        headers=HX,
-    )
+    ask_void(inspector, floor, page, "asked by the inspector")
     void = coup.void_requests.get()
-    response = inspector.post(
-        reverse("console:void-decide", kwargs={"void": void.public_id}),
-        {"approve": "yes"},
-        headers=HX,
-    )
+    response = approve_void(inspector, void)
     assert response.status_code == 422
     assert not VoidDecision.objects.filter(request=void).exists()
 
@@ -405,16 +409,8 @@ def test_a_region_the_screen_keeps_is_sent_as_a_stub(floor: Floor, croupier_clie
 
 
 def test_a_settled_coup_arrives_as_its_own_row(floor: Floor, croupier_client: Client) -> None:
-    steps: list[tuple[str, dict[str, Any]]] = [
-        ("new_shoe", {"actor": "croupier", "cut_by": 1}),
-        ("announce_bank", {"actor": "1", "amount": 1000}),
-        ("banco_call", {"actor": "croupier", "claim": "3:banco"}),
-        ("deal", {"actor": "croupier", "ponte": ["7", "8"], "banker": ["K", "6"]}),
-        ("ponte_draw", {"actor": "3"}),
-        ("ponte_third_card", {"actor": "croupier", "rank": "9"}),
-    ]
     body = croupier_client.get(table_url(floor)).content.decode()
-    for action_type, params in steps:
+    for action_type, params in CF_X1_TO_THE_BANKER:
         body = post_action(croupier_client, floor, action_type, body, **params).content.decode()
         assert 'id="coup-list"' not in body
 
@@ -460,7 +456,7 @@ def test_a_recorded_action_costs_a_fixed_number_of_statements(
 ) -> None:
     """Session, user with roles and language, the table locked and read, the journal's head,
     the journal line with its audit row (one statement), the last coups: six statements for
-    the post and its answer (issue 5, the console under load); the cagnotte comes from the
+    the post and its answer (docs/conventions.md, P2); the cagnotte comes from the
     replay (and, once per table session, what earlier sessions of the table booked). Transactional:
     the journal this process cached when the action committed is what the answer is drawn from
     (PostgreSQL only: SQLite's append-only triggers refuse the flush between transactional

@@ -70,15 +70,20 @@ def check_coups(page: Any, scenario: dict[str, Any], ids: dict[str, str]) -> Non
         assert shown == {k: v for k, v in wanted.items() if v}, number
 
 
+def demo_example(page: Any, number: int, game: str, name: str, ids: dict[str, str]) -> None:
+    """A worked example tapped through at demo table `number` (its first banker already named,
+    `ids` its players), its payouts checked against the rules'."""
+    open_table(page, number)
+    scenario = example(game, name)
+    play_example(page, scenario, ids)
+    check_coups(page, scenario, ids)
+
+
 def test_chemin_de_fer_avec_la_table_a_fault_and_a_reliquat(new_page: Any) -> None:
     """CF-X1 to CF-X4: banco, reliquat, avec la table completed by two players, Qui ponte ?
     with a stake refused in place (E_BANK_COVERED), a suite taken, a fault."""
     page = new_page("croupier1")
-    open_table(page, 1)
-    scenario = example("chemin_de_fer", "CF-X4")
-    ids = demo_ids(6, ("X", "Y"))
-    play_example(page, scenario, ids)
-    check_coups(page, scenario, ids)
+    demo_example(page, 1, "chemin_de_fer", "CF-X4", demo_ids(6, ("X", "Y")))
     assert page.get_by_test_id("cagnotte").inner_text() == "110"
     # The fault (CF-8.1) and the bank that must follow (CF-6.2) in the table's words.
     coup = page.locator("#coup-list article").first
@@ -97,31 +102,19 @@ def test_chemin_de_fer_avec_la_table_a_fault_and_a_reliquat(new_page: Any) -> No
 
 def test_lansquenet_moderne_two_speaking_rounds(new_page: Any) -> None:
     page = new_page("croupier2")
-    open_table(page, 2)
-    scenario = example("lansquenet_moderne", "LM-X1")
-    ids = demo_ids(5, first=9)
-    play_example(page, scenario, ids)
-    check_coups(page, scenario, ids)
+    demo_example(page, 2, "lansquenet_moderne", "LM-X1", demo_ids(5, first=9))
     screenshot(page, "lansquenet-moderne")
 
 
 def test_lansquenet_classique_a_sprinkle(new_page: Any) -> None:
     page = new_page("croupier3")
-    open_table(page, 3)
-    scenario = example("lansquenet_classique", "LC-X1")
-    ids = demo_ids(5, first=14)
-    play_example(page, scenario, ids)
-    check_coups(page, scenario, ids)
+    demo_example(page, 3, "lansquenet_classique", "LC-X1", demo_ids(5, first=14))
     screenshot(page, "lansquenet-classique")
 
 
 def test_landsknecht_covered_by_the_reserve_fund(new_page: Any) -> None:
     page = new_page("croupier4")
-    open_table(page, 4)
-    scenario = example("landsknecht", "LR-X1")
-    ids = demo_ids(4, first=19)
-    play_example(page, scenario, ids)
-    check_coups(page, scenario, ids)
+    demo_example(page, 4, "landsknecht", "LR-X1", demo_ids(4, first=19))
     fund_line = page.locator('#coup-list [data-coup="1"] li[data-who="reserve_fund"]')
     assert fund_line.inner_text().startswith("fonds de réserve")  # LR-2, not the account's code
     screenshot(page, "landsknecht")
@@ -129,11 +122,7 @@ def test_landsknecht_covered_by_the_reserve_fund(new_page: Any) -> None:
 
 def test_pontoon_a_buy_a_twist_and_a_bust(new_page: Any) -> None:
     page = new_page("croupier5")
-    open_table(page, 5)
-    scenario = example("pontoon", "PT-X1")
-    ids = demo_ids(4, first=23)
-    play_example(page, scenario, ids)
-    check_coups(page, scenario, ids)
+    demo_example(page, 5, "pontoon", "PT-X1", demo_ids(4, first=23))
     screenshot(page, "pontoon")
 
 
@@ -257,8 +246,9 @@ def test_a_void_asked_by_the_croupier_and_approved_by_an_inspector(new_page: Any
 
 
 def test_a_croupier_who_works_in_french(new_page: Any) -> None:
-    """Languages (issue 5 §8): a croupier chooses French once; the console speaks it from then
-    on, on every screen and after logging in again, while the game terms stay as at the table."""
+    """Languages (docs/architecture.md, "Errors, money, languages"): a croupier chooses French
+    once; the console speaks it from then on, on every screen and after logging in again, while
+    the game terms stay as at the table."""
     username, number = FRENCH
     page = new_page(username)
     open_table(page, number)

@@ -1,0 +1,246 @@
+"""The floor: every open table at a glance, and what the inspectors do there.
+
+Opening and closing the night (the gaming session) and its tables, interrupting and resuming
+play, assigning croupiers. Each write is an inspector's (`_inspector_check`), calls one service
+(docs/conventions.md, rule 1) and answers with the floor drawn again, a refusal shown on it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+from uuid import UUID
+
+from django.contrib.auth.models import User
+from django.db.models import QuerySet
+from django.http import Http404, HttpResponse, HttpResponseRedirect
+from django.urls import reverse
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_GET, require_POST
+
+from establishment.errors import DomainError, PermissionDeniedError
+from establishment.models import GamingSession
+from establishment.roles import SUPERVISORS, Role
+from establishment.services import gaming_session_open
+from establishment.staff import roles_of
+from tables.console.access import is_inspector, sees_floor, table_session_get
+from tables.console.base import (
+    ConsoleRequest,
+    Problem,
+    client_of,
+    console_view,
+    page_or_part,
+    refusal,
+    staff_of,
+)
+from tables.console.forms import AssignForm, PauseForm, TableOpenForm
+from tables.console.screen import new_key, screen_build
+from tables.console.views import table_event, table_write
+from tables.models import AssignmentRole, Table, TableSession
+from tables.selectors import table_state_get, void_request_pending_list
+from tables.services import (
+    gaming_session_close,
+    staff_assign,
+    table_interrupt,
+    table_resume,
+    table_session_close,
+    table_session_open,
+)
+
+FLOOR = "console/floor.html"
+
+
+def _gaming_session() -> GamingSession | None:
+    return GamingSession.objects.filter(closed_at__isnull=True).order_by("-opened_at").first()
+
+
+def _gaming_session_open_now(missing: str) -> GamingSession:
+    """The gaming session open now; refused with the words `missing` when none is."""
+    session = _gaming_session()
+    if session is None:
+        raise DomainError(missing)
+    return session
+
+
+def _croupiers() -> QuerySet[User]:
+    """Who may be assigned to a table: the active croupiers."""
+    return User.objects.filter(groups__name=Role.CROUPIER, is_active=True)
+
+
+def _floor_context(request: ConsoleRequest) -> dict[str, Any]:
+    session = _gaming_session()
+    rows = []
+    if session is not None:
+        open_sessions = (
+            TableSession.objects.filter(gaming_session=session, closed_at__isnull=True)
+            .select_related("table", "gaming_session")
+            .prefetch_related("assignments__staff")
+            .order_by("table__number")
+        )
+        for table_session in open_sessions:
+            state = table_state_get(table_session=table_session)
+            on_duty = [
+                a.staff
+                for a in table_session.assignments.all()
+                if a.released_at is None and a.role == AssignmentRole.CROUPIER
+            ]
+            rows.append(
+                {
+                    "table_session": table_session,
+                    "screen": screen_build(state, coups=(), may_record=False),
+                    "croupiers": on_duty,
+                    "pause_key": new_key(),
+                }
+            )
+    open_tables = [ts.table_id for ts in TableSession.objects.filter(closed_at__isnull=True)]
+    return {
+        "gaming_session": session,
+        "rows": rows,
+        "closed_tables": [
+            t for t in Table.objects.filter(is_active=True) if t.pk not in open_tables
+        ],
+        "croupiers": _croupiers().order_by("username"),
+        "pending": list(void_request_pending_list(gaming_session=session)) if session else [],
+        "inspector": is_inspector(request.user),
+    }
+
+
+def floor_answer(
+    request: ConsoleRequest, *, status: int = 200, problem: Problem | None = None
+) -> HttpResponse:
+    """The answer of every write on the floor: the floor drawn again (htmx), with the problem
+    if there is one; a browser without htmx is sent back to the floor when all went well."""
+    if not request.htmx and status == 200:
+        return HttpResponseRedirect(reverse("console:floor"))
+    context = _floor_context(request) | {"problem": problem}
+    return page_or_part(request, FLOOR, "floor", context, status=status)
+
+
+def _floor_check(request: ConsoleRequest) -> None:
+    if not sees_floor(request.user):
+        raise PermissionDeniedError(_("The floor view is for inspectors, auditors and managers."))
+
+
+def _inspector_check(request: ConsoleRequest) -> None:
+    # The services check the same set (`establishment.roles.SUPERVISORS`); asked here first, the
+    # refusal is in the croupier's language and nothing of the form is read.
+    if not roles_of(request.user) & SUPERVISORS:
+        raise PermissionDeniedError(_("Only a table inspector or a manager may do this."))
+
+
+@require_GET
+@console_view
+def floor(request: ConsoleRequest) -> HttpResponse:
+    """Every table of the session: state, banker, bank, cagnotte; polled every few seconds."""
+    _floor_check(request)
+    return page_or_part(request, FLOOR, "floor", _floor_context(request) | {"problem": None})
+
+
+def _floor_write(request: ConsoleRequest, write: Callable[[], object]) -> HttpResponse:
+    _inspector_check(request)
+    try:
+        write()
+    except DomainError as error:
+        status, problem = refusal(error)
+        return floor_answer(request, status=status, problem=problem)
+    return floor_answer(request)
+
+
+@require_POST
+@console_view
+def session_open(request: ConsoleRequest) -> HttpResponse:
+    def write() -> object:
+        if _gaming_session() is not None:
+            raise DomainError(_("A gaming session is already open."))
+        return gaming_session_open(opened_by=staff_of(request), client=client_of(request))
+
+    return _floor_write(request, write)
+
+
+@require_POST
+@console_view
+def session_close(request: ConsoleRequest) -> HttpResponse:
+    def write() -> object:
+        return gaming_session_close(
+            gaming_session=_gaming_session_open_now(_("No gaming session is open.")),
+            user=staff_of(request),
+            client=client_of(request),
+        )
+
+    return _floor_write(request, write)
+
+
+@require_POST
+@console_view
+def table_open(request: ConsoleRequest) -> HttpResponse:
+    form = TableOpenForm(request.POST)
+
+    def write() -> object:
+        session = _gaming_session_open_now(_("Open a gaming session first."))
+        if not form.is_valid():
+            raise DomainError(_("Choose a table to open."))
+        table = Table.objects.filter(public_id=form.cleaned_data["table"]).first()
+        if table is None:
+            raise Http404("No such table.")
+        return table_session_open(
+            table=table,
+            gaming_session=session,
+            opened_by=staff_of(request),
+            client=client_of(request),
+        )
+
+    return _floor_write(request, write)
+
+
+@require_POST
+@console_view
+def table_close(request: ConsoleRequest, table_session: UUID) -> HttpResponse:
+    found = table_session_get(request.user, table_session)
+    return _floor_write(
+        request,
+        lambda: table_session_close(
+            table_session=found,
+            user=staff_of(request),
+            client=client_of(request),
+        ),
+    )
+
+
+@require_POST
+@console_view
+def table_pause(request: ConsoleRequest, table_session: UUID, how: str) -> HttpResponse:
+    """Interrupt or resume play at a table (an incident, a break), from the floor or from the
+    table screen (then the answer is the table's regions that changed)."""
+    found = table_session_get(request.user, table_session)
+    form = PauseForm(request.POST)
+    service = table_interrupt if how == "interrupt" else table_resume
+
+    def write() -> object:
+        if not form.is_valid():
+            raise DomainError(_("The screen is out of date; reload it."))
+        return table_event(service, request, found, form)
+
+    if request.POST.get("from") == "table":
+        _inspector_check(request)
+        return table_write(request, found, "pause", write)
+    return _floor_write(request, write)
+
+
+@require_POST
+@console_view
+def croupier_assign(request: ConsoleRequest, table_session: UUID) -> HttpResponse:
+    found = table_session_get(request.user, table_session)
+    form = AssignForm(request.POST, croupiers=_croupiers())
+
+    def write() -> object:
+        if not form.is_valid():
+            raise DomainError(_("Choose a croupier."))
+        return staff_assign(
+            table_session=found,
+            staff=form.cleaned_data["croupier"],
+            role=AssignmentRole.CROUPIER,
+            assigned_by=staff_of(request),
+            client=client_of(request),
+        )
+
+    return _floor_write(request, write)
