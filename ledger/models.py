@@ -83,7 +83,13 @@ def _account_shape() -> Q:
 def _place(help_text: StrOrPromise, *, db_index: bool = False) -> models.CharField[str, str]:
     """A name given by the floor that posts (tables/postings.py), empty when there is none."""
     return models.CharField(
-        _("place"), max_length=64, blank=True, default="", db_index=db_index, help_text=help_text
+        _("place"),
+        max_length=64,
+        blank=True,
+        default="",
+        db_default="",
+        db_index=db_index,
+        help_text=help_text,
     )
 
 
