@@ -1,4 +1,4 @@
-"""Ledger write throughput through `tables.services.record` on PostgreSQL (P4), the cost of the
+"""Ledger write throughput through `tables.services.record` on PostgreSQL, the cost of the
 database invariants, and the journal cache.
 
     .venv/bin/python bench/ledger.py [--server postgres://postgres@127.0.0.1:5432]
@@ -117,11 +117,25 @@ def _table(index: int, tag: str) -> tuple[int, int]:
     return opened.pk, croupier.pk
 
 
+def _record_timed(table: Any, user: Any, action: dict[str, Any], last: int) -> tuple[Any, float]:
+    """`action` recorded after journal line `last`, and the seconds `record` took."""
+    from tables.services import record
+
+    began = time.perf_counter()
+    done = record(
+        table_session=table,
+        action=action,
+        expected_seq=last + 1,
+        user=user,
+        idempotency_key=str(uuid.uuid4()),
+    )
+    return done, time.perf_counter() - began
+
+
 def _record_coups(table_pk: int, user_pk: int, coups: int, latencies: list[float]) -> int:
     from django.contrib.auth.models import User
 
     from tables.models import TableSession
-    from tables.services import record
     from tables.services.journal import journal_get, last_seq_get
 
     table = TableSession.objects.get(pk=table_pk)
@@ -130,16 +144,8 @@ def _record_coups(table_pk: int, user_pk: int, coups: int, latencies: list[float
     rng = random.Random(table_pk)
     last = last_seq_get(table)
     while settled < coups:
-        action = _next_action(journal_get(table, last), rng)
-        began = time.perf_counter()
-        done = record(
-            table_session=table,
-            action=action,
-            expected_seq=last + 1,
-            user=user,
-            idempotency_key=str(uuid.uuid4()),
-        )
-        latencies.append(time.perf_counter() - began)
+        done, took = _record_timed(table, user, _next_action(journal_get(table, last), rng), last)
+        latencies.append(took)
         last = done.seq
         settled += len(done.outcome["coups"])
     return settled
@@ -202,7 +208,6 @@ def journal_cache(long: int) -> dict[str, float]:
     from django.contrib.auth.models import User
 
     from tables.models import TableSession
-    from tables.services import record
     from tables.services.journal import journal_cache as cache, journal_get, last_seq_get
 
     pk, user_pk = _table(0, "long")
@@ -235,16 +240,9 @@ def journal_cache(long: int) -> dict[str, float]:
         action = _next_action(journal_get(table, last), random.Random(last))
         if clear:
             cache.clear()
-        began = time.perf_counter()
-        done = record(
-            table_session=table,
-            action=action,
-            expected_seq=last + 1,
-            user=user,
-            idempotency_key=str(uuid.uuid4()),
-        )
+        done, took = _record_timed(table, user, action, last)
         last = done.seq
-        return 1000 * (time.perf_counter() - began)
+        return 1000 * took
 
     record_cold = statistics.median(one_record(True) for _ in range(7))
     record_warm = statistics.median(one_record(False) for _ in range(7))

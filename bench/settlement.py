@@ -1,4 +1,5 @@
-"""Settlement report benchmark (issue 7, RELIABILITY-PERFORMANCE.md P3), PostgreSQL only.
+"""Settlement report benchmark: a big night's report in a fixed number of queries and a few
+seconds, PostgreSQL only.
 
     createdb -h 127.0.0.1 -U postgres casino_bench
     DATABASE_URL=postgres://postgres@127.0.0.1:5432/casino_bench \\
@@ -9,7 +10,8 @@
 It makes a gaming session of `--coups` chemin de fer coups over `--tables` tables: each coup
 played through the rules engine by a small driver and written as the recording service writes it
 (the table's journal with its postings, the coups, the register of bankers, one balanced ledger
-transaction per settlement), beside `--other` ledger entries of other sessions (bulk SQL). Then:
+transaction per settlement), beside `--other` ledger entries of other sessions (bulk SQL; both
+in bench/settlement_night.py). Then:
 
 1. the report's aggregation (`reports.selectors.settlement_totals_list`, the ORM) against the same
    GROUP BY in raw SQL, median of 5 runs each (goal: ratio ≤ 1.5);
@@ -38,9 +40,7 @@ import statistics
 import subprocess
 import sys
 import time
-import uuid
-from collections.abc import Callable, Iterator
-from datetime import timedelta
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -55,30 +55,22 @@ django.setup()
 
 from django.contrib.auth.models import Group, User  # noqa: E402
 from django.core.management import call_command  # noqa: E402
-from django.db import connection, transaction  # noqa: E402
+from django.db import connection  # noqa: E402
 from django.test.utils import CaptureQueriesContext  # noqa: E402
-from django.utils import timezone  # noqa: E402
 
-from establishment.models import GamingSession, Player  # noqa: E402
+from bench.settlement_night import make_session, other_entries  # noqa: E402
+from establishment.models import GamingSession  # noqa: E402
 from establishment.roles import Role  # noqa: E402
-from ledger.models import Account, AccountKind, Entry, Side, Transaction  # noqa: E402
-from reports.builders import (  # noqa: E402
-    canonical_json,
-    reconcile,
-    report_build,
-    sha256_hex,
-)
+from ledger.models import Entry  # noqa: E402
+from reports.builders import canonical_json, report_build, sha256_hex  # noqa: E402
 from reports.models import (  # noqa: E402
     ReportFile,
     ReportStatus,
     SettlementReport,
     TableReconciliation,
 )
-from reports.renderers import (  # noqa: E402
-    PDF_FILE,
-    report_csv_render,
-    report_pdf_render,
-)
+from reports.reconciliation import reconcile  # noqa: E402
+from reports.renderers import PDF_FILE, report_csv_render, report_pdf_render  # noqa: E402
 from reports.selectors import (  # noqa: E402
     places_get,
     settlement_accounts_get,
@@ -90,354 +82,10 @@ from reports.services import (  # noqa: E402
     table_reconciliation_store,
     table_summaries_get,
 )
-from tables.engine import Action, Seating, game_get, step  # noqa: E402
-from tables.engine.settlement import CAGNOTTE  # noqa: E402
 from tables.models import (  # noqa: E402
-    BankTenure,
-    Coup,
-    EventKind,
-    Table,
-    TableEvent,
     TableSession,
 )
-from tables.postings import (  # noqa: E402
-    SESSION_POSTING,
-    coup_after_posting,
-    coup_posting,
-    posting_base,
-    posting_key,
-    table_place,
-    table_session_place,
-)
 from tables.services import gaming_session_close, table_session_close  # noqa: E402
-from tables.services.journal import Journal, journal_advance, opening_seating  # noqa: E402
-from tables.services.recording import _new_money  # noqa: E402
-
-GAME = game_get("chemin_de_fer")
-SETTINGS = GAME.settings_validate({"decks": 8, "chip_unit": 1, "min_bank": 100, "min_stake": 1}, 6)
-PICTURES = ("10", "J", "Q", "K")
-RANKS = ("A", "2", "3", "4", "5", "6", "7", "8", "9", *PICTURES)
-
-
-def _points(rank: str) -> int:
-    return 1 if rank == "A" else 0 if rank in PICTURES else int(rank)
-
-
-PAIRS = [(a, b) for a in RANKS for b in RANKS]
-NATURALS = [p for p in PAIRS if (_points(p[0]) + _points(p[1])) % 10 in (8, 9)]
-STANDING = [p for p in PAIRS if (_points(p[0]) + _points(p[1])) % 10 in (5, 6, 7)]
-
-
-# -- a driver that plays chemin de fer coups through the engine ------------------------------
-
-
-def _deal(state: Any, banker_wins: bool) -> dict[str, Any]:
-    counts = dict(GAME.view(state)["pack"]["counts"])
-
-    def fits(cards: tuple[str, ...]) -> bool:
-        need: dict[str, int] = {}
-        for card in cards:
-            need[card] = need.get(card, 0) + 1
-        return all(counts.get(card, 0) >= n for card, n in need.items())
-
-    wins = sorted(NATURALS, key=lambda p: -(counts[p[0]] + counts[p[1]]))
-    loses = sorted(STANDING, key=lambda p: -(counts[p[0]] + counts[p[1]]))
-    for winner in wins:
-        for loser in loses:
-            if fits(winner + loser):
-                ponte, banker = (loser, winner) if banker_wins else (winner, loser)
-                return {
-                    "type": "deal",
-                    "actor": "croupier",
-                    "ponte": list(ponte),
-                    "banker": list(banker),
-                }
-    raise RuntimeError("no deal fits the shoe")
-
-
-def actions_for(coups: int) -> Iterator[dict[str, Any]]:
-    """Actions of a chemin de fer table playing `coups` coups, then `end_session`."""
-    state = GAME.start(SETTINGS, Seating(6, tuple((i, f"seat{i}") for i in range(1, 7)), ()))
-    while len(state.coups) < coups:
-        legal = {la.type: la.actors for la in GAME.legal_actions(state)}
-        candidates: list[dict[str, Any]] = []
-        if "new_shoe" in legal:
-            candidates = [
-                {"type": "new_shoe", "actor": "croupier", "cut_by": s} for s in range(1, 7)
-            ]
-        elif "announce_bank" in legal:
-            amount = GAME.view(state).get("bank") or 100
-            candidates = [
-                {"type": "announce_bank", "actor": legal["announce_bank"][0], "amount": amount}
-            ]
-        elif "banco_call" in legal:
-            banker_seat = state.seating.seat_of(state.banker) if state.banker else None
-            seat = next(s for s in range(1, 7) if s != banker_seat)
-            candidates = [
-                {
-                    "type": "banco_call",
-                    "actor": "croupier",
-                    "claims": [{"player": seat, "kind": "banco"}],
-                }
-            ]
-        elif "deal" in legal:
-            candidates = [_deal(state, len(state.coups) % 3 != 2)]
-        else:
-            for kind in (
-                "ponte_show_natural",
-                "ponte_stand",
-                "banker_show_natural",
-                "banker_stand",
-                "continue_bank",
-                "accept_bank",
-            ):
-                if kind in legal:
-                    action: dict[str, Any] = {"type": kind, "actor": legal[kind][0]}
-                    if kind == "continue_bank":
-                        action["reliquat"] = 0
-                    candidates = [action]
-                    break
-        for action in candidates:
-            try:
-                state = step(GAME, state, Action.from_dict(action))
-            except Exception:
-                continue
-            yield action
-            break
-        else:
-            raise RuntimeError(f"the driver is stuck in {state.phase}: {sorted(legal)}")
-    legal = {la.type: la.actors for la in GAME.legal_actions(state)}
-    if "continue_bank" in legal:  # the last banker keeps the bank until the table closes
-        yield {"type": "continue_bank", "actor": legal["continue_bank"][0], "reliquat": 0}
-    yield {"type": "end_session", "actor": "croupier"}
-
-
-# -- writing a table session as the recording service does ------------------------------------
-
-
-def write_table_session(
-    ts: TableSession, codes: list[str], coups: int, user: User, accounts: dict[str, Account]
-) -> None:
-    """The journal, coups, bankers and ledger of one table session, from the driver's actions."""
-    opening = {"seats": {str(i): code for i, code in enumerate(codes, start=1)}, "standing": []}
-    now = ts.opened_at
-    events = [
-        TableEvent(
-            table_session=ts,
-            seq=1,
-            kind=EventKind.OPEN,
-            action=opening,
-            idempotency_key=f"open:{ts.public_id}",
-            recorded_by=user,
-            recorded_at=now,
-            outcome={"state": "bank_pending", "banker": codes[0]},
-        )
-    ]
-    journal = Journal(GAME, GAME.start(SETTINGS, opening_seating(ts, opening)), 1, False, ())
-    coup_rows: list[Coup] = []
-    tenures: list[BankTenure] = []
-    postings: list[tuple[str, list[tuple[str, str, int, str]]]] = []
-    players = {p.member_number: p for p in Player.objects.filter(member_number__in=codes)}
-    # The driver's actions name seats, never players: replayed with the real seating they give
-    # the same coups, with the real member numbers.
-    for index, action in enumerate(actions_for(coups)):
-        seq = index + 2
-        before = journal
-        journal = journal_advance(before, seq, EventKind.ACTION, action)
-        at = now + timedelta(seconds=seq * 3)
-        settled, amended, moved = _new_money(before.state, journal.state)
-        keys: list[str] = []
-        base = posting_base(ts.public_id, seq)
-        for coup in settled:
-            keys.append(posting_key(base, coup_posting(coup.number)))
-            postings.append(
-                (keys[-1], [(t.source, t.target, t.amount, t.reason) for t in coup.transfers])
-            )
-            coup_rows.append(
-                Coup(
-                    table_session=ts,
-                    number=coup.number,
-                    outcome=coup.outcome,
-                    banker=before.state.banker or "",
-                    transfers=[t.as_dict() for t in coup.transfers],
-                    results=coup.results,
-                    faults=list(coup.faults),
-                    cagnotte_chips=sum(t.amount for t in coup.transfers if t.reason == "cagnotte"),
-                    first_seq=before.first_coup_action(seq),
-                    settled_seq=seq,
-                    settled_at=at,
-                )
-            )
-        for coup, extra in amended:
-            keys.append(posting_key(base, coup_after_posting(coup.number)))
-            postings.append((keys[-1], [(t.source, t.target, t.amount, t.reason) for t in extra]))
-        if moved:
-            keys.append(posting_key(base, SESSION_POSTING))
-            postings.append((keys[-1], [(t.source, t.target, t.amount, t.reason) for t in moved]))
-        if before.state.banker != journal.state.banker:
-            banker = journal.state.banker
-            tenures.append(
-                BankTenure(
-                    table_session=ts,
-                    seq=seq,
-                    player=players.get(banker) if banker else None,
-                    how=str(action["type"]),
-                    first_coup_number=len(journal.state.coups) + 1,
-                    started_at=at,
-                )
-            )
-        events.append(
-            TableEvent(
-                table_session=ts,
-                seq=seq,
-                kind=EventKind.ACTION,
-                action=action,
-                idempotency_key=str(uuid.uuid4()),
-                recorded_by=user,
-                recorded_at=at,
-                outcome={
-                    "state": journal.state.phase,
-                    "banker": journal.state.banker,
-                    "coups": [c.number for c in settled],
-                    "postings": keys,
-                },
-            )
-        )
-    with transaction.atomic():
-        TableEvent.objects.bulk_create(events, batch_size=5000)
-        Coup.objects.bulk_create(coup_rows, batch_size=5000)
-        BankTenure.objects.bulk_create(tenures, batch_size=5000)
-        txns = Transaction.objects.bulk_create(
-            (
-                Transaction(
-                    idempotency_key=key,
-                    posted_at=now,
-                    posted_by=user,
-                    memo="bench",
-                    gaming_session_id=ts.gaming_session_id,
-                    place=table_session_place(ts.public_id),
-                )
-                for key, _legs in postings
-            ),
-            batch_size=5000,
-        )
-        entries: list[Entry] = []
-        for txn, (_key, legs) in zip(txns, postings, strict=True):
-            for source, target, amount, reason in legs:
-                entries.append(
-                    Entry(
-                        transaction=txn,
-                        account=accounts[source],
-                        side=Side.DEBIT,
-                        amount=amount,
-                        reason=reason,
-                    )
-                )
-                entries.append(
-                    Entry(
-                        transaction=txn,
-                        account=accounts[target],
-                        side=Side.CREDIT,
-                        amount=amount,
-                        reason=reason,
-                    )
-                )
-        Entry.objects.bulk_create(entries, batch_size=10000)
-    ts.closed_at = now + timedelta(seconds=(len(events) + 2) * 3)
-    ts.closed_by = user
-    ts.save(update_fields=["closed_at", "closed_by"])
-
-
-def make_session(
-    label: str, coups: int, tables: int, user: User, first_table: int
-) -> GamingSession:
-    started = time.perf_counter()
-    opened = timezone.now() - timedelta(hours=12)
-    session = GamingSession.objects.create(opened_at=opened, opened_by=user)
-    per_table = [coups // tables + (1 if i < coups % tables else 0) for i in range(tables)]
-    for index, count in enumerate(per_table):
-        number = first_table + index
-        table = Table.objects.create(
-            number=number, game="chemin_de_fer", settings=SETTINGS, seat_count=6, is_active=False
-        )
-        ts = TableSession.objects.create(
-            table=table,
-            gaming_session=session,
-            game="chemin_de_fer",
-            settings=SETTINGS,
-            seat_count=6,
-            opened_at=opened,
-            opened_by=user,
-        )
-        codes = [f"{label}-{number}-{seat}" for seat in range(1, 7)]
-        Player.objects.bulk_create(Player(name=f"Player {c}", member_number=c) for c in codes)
-        accounts = {
-            code: Account.objects.create(
-                kind=AccountKind.PLAYER_POSITION,
-                gaming_session=session,
-                player=Player.objects.get(member_number=code),
-            )
-            for code in codes
-        }
-        accounts[CAGNOTTE] = Account.objects.create(
-            kind=AccountKind.CAGNOTTE, place=table_place(table.public_id), gaming_session=session
-        )
-        write_table_session(ts, codes, count, user, accounts)
-    session.closed_at = timezone.now()
-    session.closed_by = user
-    session.save(update_fields=["closed_at", "closed_by"])
-    print(
-        f"  session {label}: {coups} coups on {tables} tables in "
-        f"{time.perf_counter() - started:.1f} s",
-        flush=True,
-    )
-    return session
-
-
-def other_entries(count: int, user: User) -> None:
-    """`count` entries of 40 other sessions, written by SQL (triggers off for the load only)."""
-    if count <= 0:
-        return
-    started = time.perf_counter()
-    sessions = [
-        GamingSession.objects.create(opened_at=timezone.now(), opened_by=user) for _ in range(40)
-    ]
-    accounts = []
-    for s_index, session in enumerate(sessions):
-        codes = [f"other-{s_index}-{i}" for i in range(50)]
-        Player.objects.bulk_create(Player(name=c, member_number=c) for c in codes)
-        for player in Player.objects.filter(member_number__in=codes):
-            accounts.append(
-                Account.objects.create(
-                    kind=AccountKind.PLAYER_POSITION, player=player, gaming_session=session
-                ).pk
-            )
-    txns = count // 2
-    with connection.cursor() as cursor:
-        cursor.execute("SET session_replication_role = replica")
-        cursor.execute(
-            """
-            INSERT INTO ledger_transaction (public_id, idempotency_key, posted_at, posted_by_id,
-                                            memo, gaming_session_id)
-            SELECT gen_random_uuid(), 'other:' || g, now(), %s, 'other', (%s::bigint[])[1 + g %% 40]
-              FROM generate_series(1, %s) AS g
-            """,
-            [user.pk, [s.pk for s in sessions], txns],
-        )
-        cursor.execute(
-            """
-            INSERT INTO ledger_entry (transaction_id, account_id, side, amount, reason)
-            SELECT t.id, (%s::bigint[])[1 + (t.id * 7 + leg) %% %s],
-                   CASE WHEN leg = 0 THEN 'debit' ELSE 'credit' END, 1 + t.id %% 500, 'stake_lost'
-              FROM ledger_transaction t CROSS JOIN generate_series(0, 1) AS leg
-             WHERE t.memo = 'other'
-            """,
-            [accounts, len(accounts)],
-        )
-        cursor.execute("SET session_replication_role = origin")
-        cursor.execute("ANALYZE")
-    print(f"  {count} other entries in {time.perf_counter() - started:.1f} s", flush=True)
-
 
 # -- measurements ----------------------------------------------------------------------------
 

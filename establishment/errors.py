@@ -15,6 +15,7 @@ class ErrorCode(StrEnum):
     CONFLICT = "conflict"
     INVALID_STATE = "invalid_state"
     NOT_FOUND = "not_found"
+    APPEND_ONLY = "append_only"
     # Recording at a table
     STALE_SEQUENCE = "stale_sequence"
     IDEMPOTENCY_CONFLICT = "idempotency_conflict"
@@ -53,6 +54,12 @@ class DomainError(Exception):
 
     def __str__(self) -> str:
         return self.message
+
+
+class AppendOnlyError(DomainError):
+    """A row written once was to be changed or deleted: a correction is a row of its own."""
+
+    code = ErrorCode.APPEND_ONLY
 
 
 class InvalidStateError(DomainError):

@@ -19,7 +19,7 @@ if TYPE_CHECKING:
     from django.contrib.auth.models import User
 
 
-# -- the audit log (STYLE.md rule 7) -------------------------------------------------------------
+# -- the audit log: one row per change, written with the change ----------------------------------
 
 
 def audit_entry(
@@ -56,7 +56,7 @@ def audit(
     client: str = "",
     **data: Any,
 ) -> AuditEntry:
-    """One audit row, in the caller's transaction (STYLE.md rule 7)."""
+    """One audit row, in the caller's transaction (so the change and its row stand together)."""
     entry = audit_entry(
         user=user,
         action=action,

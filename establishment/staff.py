@@ -3,25 +3,23 @@
 Every console request and every API call asks the same two things of its user before anything
 else: which roles he holds (what he may see) and which language he works in. Django's session
 authentication reads the user row on each request; `StaffBackend.get_user` reads the roles and
-the language preference in that same statement, so a request pays for neither (issue 5, the
-console under load). Both are read fresh on every request: a role taken away or a language
-changed on another device takes effect at the next request.
+the language preference in that same statement (`establishment.sql.user_sql`), so a request
+pays for neither (docs/conventions.md, P1). Both are read fresh on every request: a role taken
+away or a language changed on another device takes effect at the next request.
 """
 
 from __future__ import annotations
 
-from functools import cache
 from typing import TYPE_CHECKING, Any
 
 from django.contrib.auth import get_user_model
 from django.contrib.auth.backends import ModelBackend
-from django.contrib.auth.models import Group
 from django.core.exceptions import ValidationError
-from django.db import connection
 
 from establishment.errors import PermissionDeniedError
 from establishment.models import StaffPreference
 from establishment.roles import Role
+from establishment.sql import language_parsed, roles_parsed, user_sql
 
 if TYPE_CHECKING:
     from django.contrib.auth.models import User
@@ -69,8 +67,8 @@ class StaffBackend(ModelBackend):
     """Django's model backend, whose `get_user` (once per request, for the session) also reads
     the user's roles and language preference in the same statement.
 
-    The statement is written out: the ORM's form of it (five `Exists`) took ten times longer
-    to build than the database took to run it.
+    The statement is written out (`establishment.sql.user_sql`): the ORM's form of it took
+    ten times longer to build than the database took to run it.
     """
 
     def get_user(self, user_id: Any) -> User | None:
@@ -79,33 +77,10 @@ class StaffBackend(ModelBackend):
             pk = model._meta.pk.to_python(user_id)
         except ValidationError:
             return None
-        found = list(model._default_manager.raw(_user_sql(), [pk]))
+        found = list(model._default_manager.raw(user_sql(), [pk]))
         if not found or not self.user_can_authenticate(found[0]):
             return None
         user: Any = found[0]
-        held = str(user.held_roles or "")
-        roles = frozenset(role for role in Role.values if f"|{role}|" in held)
-        setattr(user, ROLES_ATTRIBUTE, roles)
-        setattr(user, LANGUAGE_ATTRIBUTE, str(user.chosen_language or ""))
+        setattr(user, ROLES_ATTRIBUTE, roles_parsed(user.held_roles))
+        setattr(user, LANGUAGE_ATTRIBUTE, language_parsed(user.chosen_language))
         return user  # type: ignore[no-any-return]
-
-
-@cache
-def _user_sql() -> str:
-    """The user's row, his language and his roles as `|croupier||inspector|` (one statement,
-    the same SQL on SQLite and PostgreSQL)."""
-    model = get_user_model()
-    user = connection.ops.quote_name(model._meta.db_table)
-    memberships = model.groups.through._meta.db_table
-    group = Group._meta.db_table
-    preference = StaffPreference._meta.db_table
-    roles = " || ".join(
-        f"MAX(CASE WHEN g.name = '{role}' THEN '|{role}|' ELSE '' END)" for role in Role.values
-    )
-    return (
-        f"SELECT u.*, "
-        f"(SELECT p.language FROM {preference} p WHERE p.user_id = u.id) AS chosen_language, "
-        f"(SELECT {roles} FROM {memberships} m JOIN {group} g ON g.id = m.group_id "
-        f"WHERE m.user_id = u.id) AS held_roles "
-        f"FROM {user} u WHERE u.id = %s"
-    )

@@ -1,37 +1,37 @@
 """The books. See docs/ledger.md for the sign convention and what each account means.
 
-Invariants held by the database as well as by Python (RELIABILITY-PERFORMANCE.md, invariants 1
-and 3): every transaction sums to zero (deferred constraint trigger on PostgreSQL,
-`ledger.services.post` everywhere); entries and transactions are append-only (triggers on
-PostgreSQL and SQLite, and the model/queryset methods below); every amount is positive (CHECK).
-Only `ledger.services.post` creates rows.
+Invariants held by the database as well as by Python (docs/ledger.md, "Invariants"): every
+transaction sums to zero (deferred constraint trigger on PostgreSQL, `ledger.services.post`
+everywhere); entries and transactions are append-only (triggers on PostgreSQL and SQLite, and
+`LedgerRow` below); every amount is positive (CHECK). Only `ledger.services.post` creates rows.
 """
 
 from __future__ import annotations
 
 import uuid
-from typing import Any, NoReturn
+from typing import TYPE_CHECKING
 
-from django.conf import settings
 from django.db import models
 from django.db.models import Q
 from django.utils.translation import gettext_lazy as _
 
-from establishment.errors import DomainError, ErrorCode
-from establishment.models import GamingSession, Player
+from establishment.errors import AppendOnlyError, ErrorCode
+
+if TYPE_CHECKING:
+    from django_stubs_ext import StrOrPromise
+from establishment.models import (
+    AppendOnlyModel,
+    GamingSession,
+    Player,
+    protected_fk,
+    staff_member,
+)
 
 
-class LedgerImmutableError(DomainError):
+class LedgerImmutableError(AppendOnlyError):
     """Ledger rows are never changed or deleted; a correction is a reversal."""
 
     code = ErrorCode.LEDGER_IMMUTABLE
-    http_status = 409
-
-
-def refuse_change(what: str) -> NoReturn:
-    raise LedgerImmutableError(
-        f"{what} are append-only: post a reversal (ledger.services.reverse) instead."
-    )
 
 
 class AccountKind(models.TextChoices):
@@ -80,6 +80,19 @@ def _account_shape() -> Q:
     return shape
 
 
+def _place(help_text: StrOrPromise, *, db_index: bool = False) -> models.CharField[str, str]:
+    """A name given by the floor that posts (tables/postings.py), empty when there is none."""
+    return models.CharField(
+        _("place"),
+        max_length=64,
+        blank=True,
+        default="",
+        db_default="",
+        db_index=db_index,
+        help_text=help_text,
+    )
+
+
 class Account(models.Model):
     """A place chips can be: one row per (kind, identifying fields).
 
@@ -91,29 +104,9 @@ class Account(models.Model):
 
     public_id = models.UUIDField(default=uuid.uuid4, unique=True, editable=False)
     kind = models.CharField(_("kind"), max_length=32, choices=AccountKind.choices)
-    player = models.ForeignKey(
-        Player,
-        on_delete=models.PROTECT,
-        null=True,
-        blank=True,
-        related_name="accounts",
-        verbose_name=_("player"),
-    )
-    gaming_session = models.ForeignKey(
-        GamingSession,
-        on_delete=models.PROTECT,
-        null=True,
-        blank=True,
-        related_name="accounts",
-        verbose_name=_("gaming session"),
-    )
-    place = models.CharField(
-        _("place"),
-        max_length=64,
-        blank=True,
-        default="",
-        help_text=_("Where the chips are, as the floor that posts names it (a table, …)."),
-    )
+    player = protected_fk(Player, "accounts", _("player"), optional=True)
+    gaming_session = protected_fk(GamingSession, "accounts", _("gaming session"), optional=True)
+    place = _place(_("Where the chips are, as the floor that posts names it (a table, …)."))
     number = models.PositiveIntegerField(
         _("number"), null=True, blank=True, help_text=_("The coup's number, for coup stakes.")
     )
@@ -152,17 +145,21 @@ class Account(models.Model):
         return ", ".join(parts)
 
 
-class AppendOnlyQuerySet(models.QuerySet[Any]):
-    """Bulk UPDATE and DELETE are refused in Python; the database triggers refuse them too."""
+class LedgerRow(AppendOnlyModel):
+    """A row of the books: refused changes say how to correct the books."""
 
-    def update(self, **kwargs: Any) -> NoReturn:
-        refuse_change(f"{self.model._meta.verbose_name_plural}".capitalize())
+    class Meta:
+        abstract = True
 
-    def delete(self) -> NoReturn:
-        refuse_change(f"{self.model._meta.verbose_name_plural}".capitalize())
+    @classmethod
+    def refusal(cls, *, deleting: bool) -> LedgerImmutableError:
+        return LedgerImmutableError(
+            f"Ledger {cls._meta.verbose_name_plural} are append-only: post a reversal"
+            " (ledger.services.reverse) instead."
+        )
 
 
-class Transaction(models.Model):
+class Transaction(LedgerRow):
     """A balanced set of entries posted at once, by someone, for a reason."""
 
     public_id = models.UUIDField(default=uuid.uuid4, unique=True, editable=False)
@@ -173,28 +170,14 @@ class Transaction(models.Model):
         help_text=_("Posting again with the same key returns the first transaction."),
     )
     posted_at = models.DateTimeField(_("posted at"))
-    posted_by = models.ForeignKey(
-        settings.AUTH_USER_MODEL,
-        on_delete=models.PROTECT,
-        related_name="ledger_transactions",
-        verbose_name=_("posted by"),
-    )
+    posted_by = staff_member("ledger_transactions", _("posted by"))
     memo = models.CharField(_("memo"), max_length=255, blank=True)
-    gaming_session = models.ForeignKey(
-        GamingSession,
-        on_delete=models.PROTECT,
-        null=True,
-        blank=True,
-        related_name="ledger_transactions",
-        verbose_name=_("gaming session"),
+    gaming_session = protected_fk(
+        GamingSession, "ledger_transactions", _("gaming session"), optional=True
     )
-    place = models.CharField(
-        _("place"),
-        max_length=64,
-        blank=True,
-        default="",
+    place = _place(
+        _("Where it happened, as the floor that posts names it (a table session, …)."),
         db_index=True,
-        help_text=_("Where it happened, as the floor that posts names it (a table session, …)."),
     )
     reverses = models.OneToOneField(
         "self",
@@ -205,8 +188,6 @@ class Transaction(models.Model):
         verbose_name=_("reverses"),
         help_text=_("The transaction this one cancels; a transaction is reversed at most once."),
     )
-
-    objects = AppendOnlyQuerySet.as_manager()
 
     class Meta:
         ordering = ["posted_at", "pk"]
@@ -230,14 +211,6 @@ class Transaction(models.Model):
     def __str__(self) -> str:
         return f"Transaction {self.public_id} ({self.memo or self.idempotency_key})"
 
-    def save(self, *args: Any, **kwargs: Any) -> None:
-        if not self._state.adding:
-            refuse_change("Ledger transactions")
-        super().save(*args, **kwargs)
-
-    def delete(self, *args: Any, **kwargs: Any) -> NoReturn:
-        refuse_change("Ledger transactions")
-
 
 class Side(models.TextChoices):
     """Debit: chips leave the account. Credit: chips arrive in it (docs/ledger.md)."""
@@ -246,18 +219,11 @@ class Side(models.TextChoices):
     CREDIT = "credit", _("Credit")
 
 
-class Entry(models.Model):
+class Entry(LedgerRow):
     """One leg of a transaction: `amount` chips (> 0) debited from or credited to an account."""
 
-    transaction = models.ForeignKey(
-        Transaction,
-        on_delete=models.PROTECT,
-        related_name="entries",
-        verbose_name=_("transaction"),
-    )
-    account = models.ForeignKey(
-        Account, on_delete=models.PROTECT, related_name="entries", verbose_name=_("account")
-    )
+    transaction = protected_fk(Transaction, "entries", _("transaction"))
+    account = protected_fk(Account, "entries", _("account"))
     side = models.CharField(_("side"), max_length=6, choices=Side.choices)
     amount = models.BigIntegerField(_("amount (chips)"))
     reason = models.CharField(
@@ -266,8 +232,6 @@ class Entry(models.Model):
         blank=True,
         help_text=_("The settlement reason (stake, cagnotte, reliquat_in, …)."),
     )
-
-    objects = AppendOnlyQuerySet.as_manager()
 
     class Meta:
         ordering = ["transaction", "pk"]
@@ -285,11 +249,3 @@ class Entry(models.Model):
 
     def __str__(self) -> str:
         return f"{self.get_side_display()} {self.amount} {self.account}"
-
-    def save(self, *args: Any, **kwargs: Any) -> None:
-        if not self._state.adding:
-            refuse_change("Ledger entries")
-        super().save(*args, **kwargs)
-
-    def delete(self, *args: Any, **kwargs: Any) -> NoReturn:
-        refuse_change("Ledger entries")

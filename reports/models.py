@@ -8,15 +8,12 @@ edited once signed.
 from __future__ import annotations
 
 import uuid
-from typing import Any
 
-from django.conf import settings
 from django.db import models
 from django.db.models import Q
 from django.utils.translation import gettext_lazy as _
 
-from establishment.models import GamingSession
-from ledger.models import refuse_change
+from establishment.models import AppendOnlyModel, GamingSession, protected_fk, staff_member
 from tables.models import Table, TableSession
 
 
@@ -89,12 +86,7 @@ class SettlementReport(models.Model):
 class ReportFile(models.Model):
     """A rendering of a settlement report made by the worker (the PDF, the CSV files)."""
 
-    report = models.ForeignKey(
-        SettlementReport,
-        on_delete=models.PROTECT,
-        related_name="files",
-        verbose_name=_("report"),
-    )
+    report = protected_fk(SettlementReport, "files", _("report"))
     name = models.CharField(_("name"), max_length=64)
     media_type = models.CharField(_("media type"), max_length=64)
     data = models.BinaryField(_("data"))
@@ -112,35 +104,18 @@ class ReportFile(models.Model):
         return self.name
 
 
-class CountedCagnotte(models.Model):
+class CountedCagnotte(AppendOnlyModel):
     """The cagnotte box of one table counted at the end of the séance (arrêté du 14 mai 2007,
     art. 56-2 and art. 70, column 9): entered once, by a manager, before a second person.
 
     Never offset between tables (art. 70): each row stands alone.
     """
 
-    report = models.ForeignKey(
-        SettlementReport,
-        on_delete=models.PROTECT,
-        related_name="counts",
-        verbose_name=_("report"),
-    )
-    table = models.ForeignKey(
-        Table, on_delete=models.PROTECT, related_name="cagnotte_counts", verbose_name=_("table")
-    )
+    report = protected_fk(SettlementReport, "counts", _("report"))
+    table = protected_fk(Table, "cagnotte_counts", _("table"))
     counted_chips = models.BigIntegerField(_("counted (chips)"))
-    counted_by = models.ForeignKey(
-        settings.AUTH_USER_MODEL,
-        on_delete=models.PROTECT,
-        related_name="cagnotte_counts",
-        verbose_name=_("counted by"),
-    )
-    witness = models.ForeignKey(
-        settings.AUTH_USER_MODEL,
-        on_delete=models.PROTECT,
-        related_name="cagnotte_counts_witnessed",
-        verbose_name=_("witness"),
-    )
+    counted_by = staff_member("cagnotte_counts", _("counted by"))
+    witness = staff_member("cagnotte_counts_witnessed", _("witness"))
     counted_at = models.DateTimeField(_("counted at"))
     note = models.TextField(_("note"), blank=True)
 
@@ -166,13 +141,8 @@ class CountedCagnotte(models.Model):
     def __str__(self) -> str:
         return f"Cagnotte of table {self.table.number}: {self.counted_chips}"
 
-    def save(self, *args: Any, **kwargs: Any) -> None:
-        if not self._state.adding:
-            refuse_change("Cagnotte counts")
-        super().save(*args, **kwargs)
 
-
-class ReportSignOff(models.Model):
+class ReportSignOff(AppendOnlyModel):
     """The manager signs the report off: the digest of what was signed (the report's SHA-256
     and the counts) is kept, so any later change would show."""
 
@@ -182,12 +152,7 @@ class ReportSignOff(models.Model):
         related_name="sign_off",
         verbose_name=_("report"),
     )
-    signed_by = models.ForeignKey(
-        settings.AUTH_USER_MODEL,
-        on_delete=models.PROTECT,
-        related_name="report_sign_offs",
-        verbose_name=_("signed by"),
-    )
+    signed_by = staff_member("report_sign_offs", _("signed by"))
     signed_at = models.DateTimeField(_("signed at"))
     report_sha256 = models.CharField(_("report SHA-256"), max_length=64)
     signed_sha256 = models.CharField(
@@ -203,27 +168,12 @@ class ReportSignOff(models.Model):
     def __str__(self) -> str:
         return f"Signed by {self.signed_by} at {self.signed_at:%Y-%m-%d %H:%M}"
 
-    def save(self, *args: Any, **kwargs: Any) -> None:
-        if not self._state.adding:
-            refuse_change("Sign-offs")
-        super().save(*args, **kwargs)
-
 
 class ReconciliationRun(models.Model):
     """An auditor re-ran a report's reconciliation against the books as they are now."""
 
-    report = models.ForeignKey(
-        SettlementReport,
-        on_delete=models.PROTECT,
-        related_name="reconciliation_runs",
-        verbose_name=_("report"),
-    )
-    run_by = models.ForeignKey(
-        settings.AUTH_USER_MODEL,
-        on_delete=models.PROTECT,
-        related_name="reconciliation_runs",
-        verbose_name=_("run by"),
-    )
+    report = protected_fk(SettlementReport, "reconciliation_runs", _("report"))
+    run_by = staff_member("reconciliation_runs", _("run by"))
     run_at = models.DateTimeField(_("run at"))
     agrees = models.BooleanField(_("books agree"))
     same_content = models.BooleanField(
@@ -253,12 +203,7 @@ class TableReconciliation(models.Model):
     bank results, the balances the replay expects, the differences found), `sha256` its digest.
     """
 
-    table_session = models.ForeignKey(
-        TableSession,
-        on_delete=models.PROTECT,
-        related_name="reconciliations",
-        verbose_name=_("table session"),
-    )
+    table_session = protected_fk(TableSession, "reconciliations", _("table session"))
     last_seq = models.PositiveIntegerField(_("last journal number covered"))
     ledger_mark = models.CharField(_("ledger entries covered"), max_length=100)
     summary = models.TextField(_("summary"))

@@ -3,7 +3,7 @@
 `settlement_report_generate` is what `reports.tasks.settle_session` calls. It is idempotent: one
 report per gaming session (a unique key), claimed by a conditional update, stored once under a
 row lock; a second close, a duplicate message or a redelivery after a crash finds the stored
-report and stops (RELIABILITY-PERFORMANCE.md, invariant 7).
+report and stops: a night has one settlement, however often it is asked for.
 """
 
 from __future__ import annotations
@@ -29,17 +29,7 @@ from establishment.models import GamingSession
 from establishment.roles import Role
 from establishment.services import audit
 from establishment.staff import has_role
-from reports.builders import (
-    CoupRow,
-    LegRow,
-    Reconciliation,
-    TransactionRow,
-    canonical_json,
-    reconcile,
-    report_build,
-    sha256_hex,
-    table_reconcile,
-)
+from reports.builders import canonical_json, report_build, sha256_hex
 from reports.counts import counts_digest
 from reports.models import (
     CountedCagnotte,
@@ -49,6 +39,14 @@ from reports.models import (
     ReportStatus,
     SettlementReport,
     TableReconciliation,
+)
+from reports.reconciliation import (
+    CoupRow,
+    LegRow,
+    Reconciliation,
+    TransactionRow,
+    reconcile,
+    table_reconcile,
 )
 from reports.renderers import PDF_FILE, report_csv_render, report_pdf_render
 from reports.selectors import (

@@ -1,4 +1,4 @@
-"""Celery tasks of the books: thin, by id, idempotent (STYLE.md rule 9).
+"""Celery tasks of the books: thin, by id, idempotent (each calls one service, which may run twice).
 
 `reconcile_table_session` is sent by `tables.services.sessions` when a table closes: tables
 close through the night, so by the session's close most are reconciled already, and the report
@@ -15,6 +15,7 @@ conditional claim make the second run store one report.
 from __future__ import annotations
 
 from datetime import timedelta
+from typing import Any
 
 from celery import shared_task
 from django.conf import settings
@@ -28,42 +29,30 @@ from reports.services import (
     table_reconciliation_store,
 )
 
+# Late acknowledgement, and retries with backoff while the database is unreachable.
+RETRIED: dict[str, Any] = {
+    "acks_late": True,
+    "autoretry_for": (OperationalError,),
+    "retry_backoff": True,
+    "retry_backoff_max": 60,
+    "max_retries": 5,
+}
 
-@shared_task(
-    name="reports.settle_session",
-    acks_late=True,
-    autoretry_for=(OperationalError,),
-    retry_backoff=True,
-    retry_backoff_max=60,
-    max_retries=5,
-)
+
+@shared_task(name="reports.settle_session", **RETRIED)
 def settle_session(gaming_session_id: int) -> None:
     """Build and store the settlement report of a closed gaming session (once)."""
     settlement_report_generate(gaming_session_id=gaming_session_id)
 
 
-@shared_task(
-    name="reports.reconcile_table_session",
-    acks_late=True,
-    autoretry_for=(OperationalError,),
-    retry_backoff=True,
-    retry_backoff_max=60,
-    max_retries=5,
-)
+@shared_task(name="reports.reconcile_table_session", **RETRIED)
 def reconcile_table_session(table_session_id: int) -> None:
     """Replay a closed table session and store its reconciliation (once per journal length),
     so the night's report finds it ready (`tables.services.sessions` sends it at the close)."""
     table_reconciliation_store(table_session_id=table_session_id)
 
 
-@shared_task(
-    name="reports.render_report_pdf",
-    acks_late=True,
-    autoretry_for=(OperationalError,),
-    retry_backoff=True,
-    retry_backoff_max=60,
-    max_retries=5,
-)
+@shared_task(name="reports.render_report_pdf", **RETRIED)
 def render_report_pdf(report_id: int) -> None:
     """Render and store a stored report's PDF as closed (sent when the report is stored)."""
     report_pdf_store(report_id=report_id)

@@ -6,6 +6,8 @@ past report and re-runs its reconciliation. Views parse, call one service or sel
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
+from functools import wraps
 from typing import Any
 from uuid import UUID
 
@@ -54,6 +56,20 @@ def _reader_check(user: Any) -> None:
         raise PermissionDeniedError("Only a manager or an auditor may see settlement reports.")
 
 
+def _for_readers(view: Callable[..., HttpResponse]) -> Callable[..., HttpResponse]:
+    """A screen for managers and auditors: anyone else is answered 403, with the reason."""
+
+    @wraps(view)
+    def checked(request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponse:
+        try:
+            _reader_check(request.user)
+        except PermissionDeniedError as error:
+            return HttpResponse(error.message, status=403)
+        return view(request, *args, **kwargs)
+
+    return checked
+
+
 def _report(public_id: UUID) -> SettlementReport:
     report = settlement_report_get(public_id=public_id)
     if report is None:
@@ -70,12 +86,9 @@ def _refused(request: HttpRequest, error: DomainError, report: SettlementReport)
 
 @require_GET
 @login_required
+@_for_readers
 def report_list(request: HttpRequest) -> HttpResponse:
     """Open gaming sessions (to close) and every past report."""
-    try:
-        _reader_check(request.user)
-    except PermissionDeniedError as error:
-        return HttpResponse(error.message, status=403)
     return render(
         request,
         "reports/list.html",
@@ -124,12 +137,9 @@ def session_close(request: HttpRequest, public_id: UUID) -> HttpResponse:
 
 @require_GET
 @login_required
+@_for_readers
 def session_waiting(request: HttpRequest, public_id: UUID) -> HttpResponse:
     """Before a worker has created the report row: poll until it exists."""
-    try:
-        _reader_check(request.user)
-    except PermissionDeniedError as error:
-        return HttpResponse(error.message, status=403)
     report = SettlementReport.objects.filter(gaming_session__public_id=public_id).first()
     if report is not None:
         target = reverse("reports:detail", args=[report.public_id])
@@ -207,24 +217,18 @@ def _detail_context(request: HttpRequest, report: SettlementReport) -> dict[str,
 
 @require_GET
 @login_required
+@_for_readers
 def report_detail(request: HttpRequest, public_id: UUID) -> HttpResponse:
     """The report: its progress while a worker prepares it, then the report itself."""
-    try:
-        _reader_check(request.user)
-    except PermissionDeniedError as error:
-        return HttpResponse(error.message, status=403)
     report = _report(public_id)
     return render(request, "reports/detail.html", _detail_context(request, report))
 
 
 @require_GET
 @login_required
+@_for_readers
 def report_progress(request: HttpRequest, public_id: UUID) -> HttpResponse:
     """Polled by htmx every second; once the report is ready the page reloads itself."""
-    try:
-        _reader_check(request.user)
-    except PermissionDeniedError as error:
-        return HttpResponse(error.message, status=403)
     report = _report(public_id)
     if report.status == ReportStatus.READY:
         return HttpResponseClientRefresh()
@@ -255,39 +259,43 @@ def cagnotte_count(request: HttpRequest, public_id: UUID) -> HttpResponse:
         return _refused(request, DomainError(_("Enter the counted amount in chips.")), report)
     except DomainError as error:
         return _refused(request, error, report)
-    return redirect(reverse("reports:detail", args=[report.public_id]) + "#cagnotte")
+    return _detail_redirect(report, "cagnotte")
+
+
+def _detail_redirect(report: SettlementReport, section: str) -> HttpResponse:
+    """Back to the report's page, at the section just acted upon."""
+    return redirect(reverse("reports:detail", args=[report.public_id]) + f"#{section}")
+
+
+def _report_act(
+    request: HttpRequest, public_id: UUID, service: Callable[..., object], section: str
+) -> HttpResponse:
+    """A report's button with nothing to enter: `service` on the report by the signed-in user."""
+    report = _report(public_id)
+    try:
+        service(report=report, user=_staff(request), client="reports")
+    except DomainError as error:
+        return _refused(request, error, report)
+    return _detail_redirect(report, section)
 
 
 @require_POST
 @login_required
 def sign_off(request: HttpRequest, public_id: UUID) -> HttpResponse:
-    report = _report(public_id)
-    try:
-        report_sign_off(report=report, user=_staff(request), client="reports")
-    except DomainError as error:
-        return _refused(request, error, report)
-    return redirect(reverse("reports:detail", args=[report.public_id]) + "#sign-off")
+    return _report_act(request, public_id, report_sign_off, "sign-off")
 
 
 @require_POST
 @login_required
 def rerun(request: HttpRequest, public_id: UUID) -> HttpResponse:
-    report = _report(public_id)
-    try:
-        reconciliation_rerun(report=report, user=_staff(request), client="reports")
-    except DomainError as error:
-        return _refused(request, error, report)
-    return redirect(reverse("reports:detail", args=[report.public_id]) + "#reconciliation")
+    return _report_act(request, public_id, reconciliation_rerun, "reconciliation")
 
 
 @require_GET
 @login_required
+@_for_readers
 def report_file(request: HttpRequest, public_id: UUID, name: str) -> HttpResponse:
     """A file the worker stored (the PDF as closed, the CSV files), with its SHA-256."""
-    try:
-        _reader_check(request.user)
-    except PermissionDeniedError as error:
-        return HttpResponse(error.message, status=403)
     report = _report(public_id)
     stored = report.files.filter(name=name).first()
     if stored is None:
@@ -300,12 +308,9 @@ def report_file(request: HttpRequest, public_id: UUID, name: str) -> HttpRespons
 
 @require_GET
 @login_required
+@_for_readers
 def report_pdf_signed(request: HttpRequest, public_id: UUID) -> HttpResponse:
     """The PDF as it stands now: with the counted cagnotte and the sign-off, if entered."""
-    try:
-        _reader_check(request.user)
-    except PermissionDeniedError as error:
-        return HttpResponse(error.message, status=403)
     report = _report(public_id)
     if report.status != ReportStatus.READY:
         raise Http404("The report is not ready yet.")

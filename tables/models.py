@@ -1,7 +1,7 @@
 """Tables, their sessions, seats, staff assignments and sabots.
 
-Coups and their recorded events come in a later change; `TableSession` is the row that
-`tables.services.record` will lock (ARCHITECTURE.md, "Storing a coup").
+Below them, what happens at the table: its journal, coups, the register of bankers and the
+corrections. `TableSession` is the row `tables.services.record` locks while it stores a coup.
 """
 
 from __future__ import annotations
@@ -9,13 +9,20 @@ from __future__ import annotations
 import uuid
 from typing import Any
 
-from django.conf import settings as django_settings
 from django.core.exceptions import ValidationError
 from django.db import models
-from django.db.models import F, Q
+from django.db.models import Q
 from django.utils.translation import gettext_lazy as _
 
-from establishment.models import GamingSession, Player
+from establishment.models import (
+    AppendOnlyModel,
+    GamingSession,
+    Player,
+    ends_after_start,
+    opened_and_closed,
+    protected_fk,
+    staff_member,
+)
 from tables.engine.registry import GAME_CHOICES
 from tables.validation import table_settings_validate
 
@@ -123,34 +130,15 @@ class TableSession(models.Model):
     """
 
     public_id = models.UUIDField(default=uuid.uuid4, unique=True, editable=False)
-    table = models.ForeignKey(
-        Table, on_delete=models.PROTECT, related_name="sessions", verbose_name=_("table")
-    )
-    gaming_session = models.ForeignKey(
-        GamingSession,
-        on_delete=models.PROTECT,
-        related_name="table_sessions",
-        verbose_name=_("gaming session"),
-    )
+    table = protected_fk(Table, "sessions", _("table"))
+    gaming_session = protected_fk(GamingSession, "table_sessions", _("gaming session"))
     game = models.CharField(_("game"), max_length=32, choices=Game.choices, editable=False)
     settings = models.JSONField(_("settings"), editable=False)
     seat_count = models.PositiveSmallIntegerField(_("seat count"), editable=False)
     opened_at = models.DateTimeField(_("opened at"))
-    opened_by = models.ForeignKey(
-        django_settings.AUTH_USER_MODEL,
-        on_delete=models.PROTECT,
-        related_name="table_sessions_opened",
-        verbose_name=_("opened by"),
-    )
+    opened_by = staff_member("table_sessions_opened", _("opened by"))
     closed_at = models.DateTimeField(_("closed at"), null=True, blank=True)
-    closed_by = models.ForeignKey(
-        django_settings.AUTH_USER_MODEL,
-        on_delete=models.PROTECT,
-        related_name="table_sessions_closed",
-        null=True,
-        blank=True,
-        verbose_name=_("closed by"),
-    )
+    closed_by = staff_member("table_sessions_closed", _("closed by"), optional=True)
 
     class Meta:
         ordering = ["-opened_at", "table__number"]
@@ -167,17 +155,7 @@ class TableSession(models.Model):
                 name="tables_tablesession_one_open_per_table",
                 violation_error_message=_("This table is already open."),
             ),
-            models.CheckConstraint(
-                condition=(
-                    Q(closed_at__isnull=True, closed_by__isnull=True)
-                    | Q(closed_at__isnull=False, closed_by__isnull=False)
-                ),
-                name="tables_tablesession_closed_at_and_by_together",
-            ),
-            models.CheckConstraint(
-                condition=Q(closed_at__isnull=True) | Q(closed_at__gte=F("opened_at")),
-                name="tables_tablesession_closes_after_opening",
-            ),
+            *opened_and_closed("tables_tablesession"),
         ]
 
     def __str__(self) -> str:
@@ -191,16 +169,9 @@ class TableSession(models.Model):
 class SeatOccupancy(models.Model):
     """A player seated at seat `seat_number` of a table session, from `sat_at` to `left_at`."""
 
-    table_session = models.ForeignKey(
-        TableSession,
-        on_delete=models.PROTECT,
-        related_name="seat_occupancies",
-        verbose_name=_("table session"),
-    )
+    table_session = protected_fk(TableSession, "seat_occupancies", _("table session"))
     seat_number = models.PositiveSmallIntegerField(_("seat"))
-    player = models.ForeignKey(
-        Player, on_delete=models.PROTECT, related_name="seat_occupancies", verbose_name=_("player")
-    )
+    player = protected_fk(Player, "seat_occupancies", _("player"))
     sat_at = models.DateTimeField(_("sat at"))
     left_at = models.DateTimeField(_("left at"), null=True, blank=True)
 
@@ -224,10 +195,7 @@ class SeatOccupancy(models.Model):
             models.CheckConstraint(
                 condition=Q(seat_number__gte=1), name="tables_seatoccupancy_seat_positive"
             ),
-            models.CheckConstraint(
-                condition=Q(left_at__isnull=True) | Q(left_at__gte=F("sat_at")),
-                name="tables_seatoccupancy_leaves_after_sitting",
-            ),
+            ends_after_start("left_at", "sat_at", "tables_seatoccupancy_leaves_after_sitting"),
         ]
 
     def __str__(self) -> str:
@@ -254,27 +222,12 @@ class AssignmentRole(models.TextChoices):
 class CroupierAssignment(models.Model):
     """A croupier or changeur working a table session from `assigned_at` to `released_at`."""
 
-    table_session = models.ForeignKey(
-        TableSession,
-        on_delete=models.PROTECT,
-        related_name="assignments",
-        verbose_name=_("table session"),
-    )
-    staff = models.ForeignKey(
-        django_settings.AUTH_USER_MODEL,
-        on_delete=models.PROTECT,
-        related_name="table_assignments",
-        verbose_name=_("staff member"),
-    )
+    table_session = protected_fk(TableSession, "assignments", _("table session"))
+    staff = staff_member("table_assignments", _("staff member"))
     role = models.CharField(_("role"), max_length=16, choices=AssignmentRole.choices)
     assigned_at = models.DateTimeField(_("from"))
     released_at = models.DateTimeField(_("to"), null=True, blank=True)
-    assigned_by = models.ForeignKey(
-        django_settings.AUTH_USER_MODEL,
-        on_delete=models.PROTECT,
-        related_name="table_assignments_made",
-        verbose_name=_("assigned by"),
-    )
+    assigned_by = staff_member("table_assignments_made", _("assigned by"))
 
     class Meta:
         ordering = ["table_session", "assigned_at"]
@@ -296,9 +249,8 @@ class CroupierAssignment(models.Model):
                 condition=Q(role__in=AssignmentRole.values),
                 name="tables_croupierassignment_role_valid",
             ),
-            models.CheckConstraint(
-                condition=Q(released_at__isnull=True) | Q(released_at__gte=F("assigned_at")),
-                name="tables_croupierassignment_released_after_assigned",
+            ends_after_start(
+                "released_at", "assigned_at", "tables_croupierassignment_released_after_assigned"
             ),
         ]
 
@@ -310,21 +262,11 @@ class Sabot(models.Model):
     """A shoe used at a table session, numbered 1, 2, … in the order it was brought in."""
 
     public_id = models.UUIDField(default=uuid.uuid4, unique=True, editable=False)
-    table_session = models.ForeignKey(
-        TableSession,
-        on_delete=models.PROTECT,
-        related_name="sabots",
-        verbose_name=_("table session"),
-    )
+    table_session = protected_fk(TableSession, "sabots", _("table session"))
     number = models.PositiveIntegerField(_("number"))
     decks = models.PositiveSmallIntegerField(_("decks"))
     opened_at = models.DateTimeField(_("opened at"))
-    opened_by = models.ForeignKey(
-        django_settings.AUTH_USER_MODEL,
-        on_delete=models.PROTECT,
-        related_name="sabots_opened",
-        verbose_name=_("opened by"),
-    )
+    opened_by = staff_member("sabots_opened", _("opened by"))
     closed_at = models.DateTimeField(_("closed at"), null=True, blank=True)
     opened_seq = models.PositiveIntegerField(
         _("opened by action"),
@@ -332,14 +274,7 @@ class Sabot(models.Model):
         blank=True,
         help_text=_("The journal's action that formed this shoe or pack (CF-3, LM-3)."),
     )
-    cut_by = models.ForeignKey(
-        Player,
-        on_delete=models.PROTECT,
-        null=True,
-        blank=True,
-        related_name="sabots_cut",
-        verbose_name=_("cut by"),
-    )
+    cut_by = protected_fk(Player, "sabots_cut", _("cut by"), optional=True)
 
     class Meta:
         ordering = ["table_session", "number"]
@@ -357,10 +292,7 @@ class Sabot(models.Model):
             ),
             models.CheckConstraint(condition=Q(number__gte=1), name="tables_sabot_number_positive"),
             models.CheckConstraint(condition=Q(decks__gte=1), name="tables_sabot_decks_positive"),
-            models.CheckConstraint(
-                condition=Q(closed_at__isnull=True) | Q(closed_at__gte=F("opened_at")),
-                name="tables_sabot_closes_after_opening",
-            ),
+            ends_after_start("closed_at", "opened_at", "tables_sabot_closes_after_opening"),
         ]
 
     def __str__(self) -> str:
@@ -381,31 +313,29 @@ class EventKind(models.TextChoices):
     RESUME = "resume", _("Restart")
 
 
-class AppendOnlyModel(models.Model):
-    """A row written once and never changed or deleted (the table's history)."""
+class HistoryRow(AppendOnlyModel):
+    """A row of the table's history: written once, never changed or deleted."""
 
     class Meta:
         abstract = True
 
-    def save(self, *args: Any, **kwargs: Any) -> None:
-        if not self._state.adding:
-            raise ImmutableFieldError(_("The table's history is never changed; record anew."))
-        super().save(*args, **kwargs)
-
-    def delete(self, *args: Any, **kwargs: Any) -> tuple[int, dict[str, int]]:
-        raise ImmutableFieldError(_("The table's history is never deleted."))
+    @classmethod
+    def refusal(cls, *, deleting: bool) -> ImmutableFieldError:
+        if deleting:
+            return ImmutableFieldError(_("The table's history is never deleted."))
+        return ImmutableFieldError(_("The table's history is never changed; record anew."))
 
 
-class TableEvent(AppendOnlyModel):
+class TableEvent(HistoryRow):
     """One line of a table session's journal, numbered 1, 2, … (`seq`), never changed.
 
     `ACTION` rows hold what the croupier recorded, as the engine defines it (`type`, `actor`,
     parameters). Corrections are rows of their own: an `UNDO` names the action it sets aside,
     a `VOID` the actions of a settled coup. Replaying the actions that are not set aside gives
-    the table's state (ARCHITECTURE.md, "Storing a coup").
+    the table's state.
     """
 
-    table_session = models.ForeignKey(TableSession, on_delete=models.PROTECT, related_name="events")
+    table_session = protected_fk(TableSession, "events")
     seq = models.PositiveIntegerField(_("number"))
     kind = models.CharField(_("kind"), max_length=16, choices=EventKind.choices)
     action = models.JSONField(_("action"), default=dict, blank=True)
@@ -416,9 +346,7 @@ class TableEvent(AppendOnlyModel):
         help_text=_("For an undo or a void: the numbers of the actions it sets aside."),
     )
     idempotency_key = models.CharField(_("idempotency key"), max_length=200)
-    recorded_by = models.ForeignKey(
-        django_settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="table_events"
-    )
+    recorded_by = staff_member("table_events")
     recorded_at = models.DateTimeField(_("recorded at"))
     client = models.CharField(_("client"), max_length=200, blank=True)
     reason = models.TextField(_("reason"), blank=True)
@@ -455,7 +383,7 @@ class TableEvent(AppendOnlyModel):
         return f"#{self.seq} {label}"
 
 
-class Coup(AppendOnlyModel):
+class Coup(HistoryRow):
     """A settled coup as the engine resolved it: outcome, transfers, results and faults.
 
     `number` is the engine's coup number in the table session; a voided coup keeps its row
@@ -463,7 +391,7 @@ class Coup(AppendOnlyModel):
     """
 
     public_id = models.UUIDField(default=uuid.uuid4, unique=True, editable=False)
-    table_session = models.ForeignKey(TableSession, on_delete=models.PROTECT, related_name="coups")
+    table_session = protected_fk(TableSession, "coups")
     number = models.PositiveIntegerField(_("coup"))
     outcome = models.CharField(_("outcome"), max_length=64)
     banker = models.CharField(_("banker"), max_length=64, blank=True)
@@ -492,7 +420,7 @@ class Coup(AppendOnlyModel):
         return f"Coup {self.number} ({self.outcome})"
 
 
-class BankTenure(AppendOnlyModel):
+class BankTenure(HistoryRow):
     """The register of bankers (arrêté du 14 mai 2007, art. 71): who took the bank, when, how.
 
     A tenure lasts until the next row of the same table session; `player` is empty while the
@@ -500,13 +428,9 @@ class BankTenure(AppendOnlyModel):
     `buy_bank`, `take_suite`, …, or `rotation` when the engine passed it by rule).
     """
 
-    table_session = models.ForeignKey(
-        TableSession, on_delete=models.PROTECT, related_name="bank_tenures"
-    )
+    table_session = protected_fk(TableSession, "bank_tenures")
     seq = models.PositiveIntegerField(_("from action"))
-    player = models.ForeignKey(
-        Player, on_delete=models.PROTECT, null=True, blank=True, related_name="bank_tenures"
-    )
+    player = protected_fk(Player, "bank_tenures", optional=True)
     how = models.CharField(_("how"), max_length=64)
     first_coup_number = models.PositiveIntegerField(_("from coup"))
     started_at = models.DateTimeField(_("from"))
@@ -525,14 +449,12 @@ class BankTenure(AppendOnlyModel):
         return f"{self.player or _('vacant')} from coup {self.first_coup_number}"
 
 
-class VoidRequest(AppendOnlyModel):
+class VoidRequest(HistoryRow):
     """A croupier or inspector asks that a settled coup be voided, with a reason."""
 
     public_id = models.UUIDField(default=uuid.uuid4, unique=True, editable=False)
-    coup = models.ForeignKey(Coup, on_delete=models.PROTECT, related_name="void_requests")
-    requested_by = models.ForeignKey(
-        django_settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="void_requests"
-    )
+    coup = protected_fk(Coup, "void_requests")
+    requested_by = staff_member("void_requests")
     requested_at = models.DateTimeField(_("requested at"))
     reason = models.TextField(_("reason"))
 
@@ -548,13 +470,11 @@ class VoidRequest(AppendOnlyModel):
         return f"Void of {self.coup} requested by {self.requested_by}"
 
 
-class VoidDecision(AppendOnlyModel):
+class VoidDecision(HistoryRow):
     """A second person, an inspector, approves or refuses a void request."""
 
     request = models.OneToOneField(VoidRequest, on_delete=models.PROTECT, related_name="decision")
-    decided_by = models.ForeignKey(
-        django_settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="void_decisions"
-    )
+    decided_by = staff_member("void_decisions")
     decided_at = models.DateTimeField(_("decided at"))
     approved = models.BooleanField(_("approved"))
     note = models.TextField(_("note"), blank=True)

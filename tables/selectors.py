@@ -1,4 +1,5 @@
-"""Reads at the table level: what screens, the API and reports show (STYLE.md rule 2)."""
+"""Reads at the table level: what screens, the API and reports show (docs/conventions.md,
+rule 2)."""
 
 from __future__ import annotations
 
@@ -32,6 +33,7 @@ from tables.services.journal import (
     journal_get,
     last_seq_get,
 )
+from tables.sql import recent_coups_sql, void_flags_converted
 
 
 def table_list(*, active_only: bool = True) -> QuerySet[Table]:
@@ -185,26 +187,9 @@ def coup_list(*, table_session: TableSession) -> QuerySet[Coup]:
 
 def recent_coup_list(*, table_session: TableSession, limit: int) -> list[Coup]:
     """The last `limit` settled coups of a table session, newest first, with their void status
-    (`is_voided`, `void_pending`) as `coup_list` gives them: the statement written out, as the
-    table screen reads it after every action."""
-    coup, request, decision = (
-        Coup._meta.db_table,
-        VoidRequest._meta.db_table,
-        VoidDecision._meta.db_table,
-    )
-    sql = (
-        f"SELECT c.*, "
-        f"EXISTS (SELECT 1 FROM {decision} d JOIN {request} r ON r.id = d.request_id "
-        f"WHERE r.coup_id = c.id AND d.approved) AS is_voided, "
-        f"EXISTS (SELECT 1 FROM {request} r LEFT JOIN {decision} d ON d.request_id = r.id "
-        f"WHERE r.coup_id = c.id AND d.id IS NULL) AS void_pending "
-        f"FROM {coup} c WHERE c.table_session_id = %s ORDER BY c.settled_seq DESC LIMIT %s"
-    )
-    coups = list(Coup.objects.raw(sql, [table_session.pk, limit]))
-    for found in coups:  # SQLite answers EXISTS with 0 or 1
-        found.is_voided = bool(found.is_voided)  # type: ignore[attr-defined]
-        found.void_pending = bool(found.void_pending)  # type: ignore[attr-defined]
-    return coups
+    (`is_voided`, `void_pending`) as `coup_list` gives them: the statement written out
+    (`tables.sql.recent_coups_sql`), as the table screen reads it after every action."""
+    return void_flags_converted(Coup.objects.raw(recent_coups_sql(), [table_session.pk, limit]))
 
 
 def coup_get(*, table_session: TableSession, number: int) -> Coup | None:

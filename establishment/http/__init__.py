@@ -3,7 +3,7 @@
 Everything the console does, for other systems (a surveillance room, a cage system, an
 accounting package) and for auditors, described by an OpenAPI 3 schema at `/api/schema/`
 (Swagger UI at `/api/docs/`, Redoc at `/api/redoc/`, served by the project). Each view parses,
-calls one service or selector and renders (STYLE.md rule 1); no business rule lives here.
+calls one service or selector and renders; no business rule lives here.
 
 A session of play, as a client sees it::
 
@@ -27,5 +27,5 @@ Modules: `establishment` (tokens, staff, players, gaming sessions, the games), `
 (tables, table sessions, seats, assignments, sabots, the register of bankers), `play` (state,
 recording, undo, interruptions, the journal), `coups` (coups, voids), `ledger` (accounts and
 transactions, read only), `reports` (settlement reports, read and download); `permissions`,
-`errors`, `pagination`, `schema` and `fields` are shared.
+`errors`, `pagination`, `lookups`, `schema` and `fields` are shared.
 """

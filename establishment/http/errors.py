@@ -1,4 +1,4 @@
-"""One place that turns refusals into HTTP answers (ARCHITECTURE.md, "Errors").
+"""One place that turns refusals into HTTP answers (establishment/errors.py has the codes).
 
 Engine refusals (`RuleRefusedError`, carrying the rules' code such as `E_WRONG_STATE`) and
 service refusals (`DomainError` with a stable `ErrorCode`) become the same JSON shape for the

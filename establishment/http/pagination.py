@@ -3,7 +3,7 @@
 `ListApi` is an `APIView` that carries `filterset_class`, `pagination_class` and a `queryset`
 (for the schema only), so drf-spectacular documents the query parameters and the paginated
 response of each list exactly as for a generic view, while the view itself still calls its
-selector and nothing else (STYLE.md rule 1).
+selector and nothing else.
 """
 
 from __future__ import annotations

@@ -16,8 +16,8 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from establishment.errors import NotFoundError
 from establishment.http.fields import UsernameField
+from establishment.http.lookups import found_or_404
 from establishment.http.pagination import DateTimeFilter, ListApi, Pagination
 from establishment.http.permissions import IsStaff, ReadsEverything
 from ledger.models import Account, AccountKind, Entry, Side, Transaction
@@ -56,16 +56,20 @@ class AccountOutputSerializer(serializers.ModelSerializer[Account]):
         return account_balance_get(account=account)
 
 
-class AccountFilter(filters.FilterSet):
-    kind = filters.ChoiceFilter(choices=AccountKind.choices)
-    gaming_session = filters.UUIDFilter(field_name="gaming_session__public_id")
-    place = filters.CharFilter(
+def _place_filter() -> filters.CharFilter:
+    return filters.CharFilter(
         field_name="place",
         label=(
             "Where the chips are, as the tables name it: `table:<table id>` or "
             "`table-session:<table session id>` (public ids)."
         ),
     )
+
+
+class AccountFilter(filters.FilterSet):
+    kind = filters.ChoiceFilter(choices=AccountKind.choices)
+    gaming_session = filters.UUIDFilter(field_name="gaming_session__public_id")
+    place = _place_filter()
     member_number = filters.CharFilter(field_name="player__member_number")
 
     class Meta:
@@ -102,9 +106,7 @@ class AccountDetailApi(APIView):
 
     @extend_schema(responses=AccountOutputSerializer, tags=["ledger"])
     def get(self, request: Request, account_id: UUID) -> Response:
-        found = _accounts().filter(public_id=account_id).first()
-        if found is None:
-            raise NotFoundError("No such account.")
+        found = found_or_404(_accounts(), "No such account.", public_id=account_id)
         return Response(AccountOutputSerializer(found).data)
 
 
@@ -155,13 +157,7 @@ class TransactionOutputSerializer(serializers.ModelSerializer[Transaction]):
 
 class TransactionFilter(filters.FilterSet):
     gaming_session = filters.UUIDFilter(field_name="gaming_session__public_id")
-    place = filters.CharFilter(
-        field_name="place",
-        label=(
-            "Where the chips are, as the tables name it: `table:<table id>` or "
-            "`table-session:<table session id>` (public ids)."
-        ),
-    )
+    place = _place_filter()
     account = filters.UUIDFilter(
         field_name="entries__account__public_id", distinct=True, label="Only those touching it."
     )
@@ -198,7 +194,5 @@ class TransactionDetailApi(APIView):
 
     @extend_schema(responses=TransactionOutputSerializer, tags=["ledger"])
     def get(self, request: Request, transaction_id: UUID) -> Response:
-        found = _transactions().filter(public_id=transaction_id).first()
-        if found is None:
-            raise NotFoundError("No such transaction.")
+        found = found_or_404(_transactions(), "No such transaction.", public_id=transaction_id)
         return Response(TransactionOutputSerializer(found).data)

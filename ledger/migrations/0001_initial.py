@@ -48,6 +48,7 @@ class Migration(migrations.Migration):
                     models.CharField(
                         blank=True,
                         default="",
+                        db_default="",
                         help_text="Where the chips are, as the floor that posts names it (a table, …).",
                         max_length=64,
                         verbose_name="place",
@@ -119,6 +120,7 @@ class Migration(migrations.Migration):
                         blank=True,
                         db_index=True,
                         default="",
+                        db_default="",
                         help_text="Where it happened, as the floor that posts names it (a table session, …).",
                         max_length=64,
                         verbose_name="place",

@@ -10,7 +10,7 @@ from typing import Any
 from django.contrib.auth.models import AnonymousUser, User
 from django.db.models import QuerySet
 
-from establishment.errors import NotFoundError
+from establishment.http.lookups import found_or_404
 from establishment.http.permissions import reads_everything
 from establishment.staff import roles_of
 from tables.models import TableSession
@@ -29,12 +29,10 @@ def visible_table_sessions(user: User | AnonymousUser) -> QuerySet[TableSession]
 
 def visible_table_session_get(user: User | AnonymousUser, public_id: Any) -> TableSession:
     """The table session `public_id` if the user may see it, else 404 (`not_found`)."""
-    found = (
-        visible_table_sessions(user)
-        .select_related("table", "gaming_session", "opened_by", "closed_by")
-        .filter(public_id=public_id)
-        .first()
+    return found_or_404(
+        visible_table_sessions(user).select_related(
+            "table", "gaming_session", "opened_by", "closed_by"
+        ),
+        "No such table session, or not one of yours.",
+        public_id=public_id,
     )
-    if found is None:
-        raise NotFoundError("No such table session, or not one of yours.")
-    return found

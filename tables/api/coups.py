@@ -13,8 +13,8 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from establishment.errors import NotFoundError
 from establishment.http.fields import ObjectField, UsernameField, client_of
+from establishment.http.lookups import found_or_404
 from establishment.http.pagination import ListApi, integer_filter
 from establishment.http.permissions import as_user
 from tables.api.access import visible_table_session_get, visible_table_sessions
@@ -92,11 +92,11 @@ class CoupListApi(ListApi):
 
 def visible_coup_get(request: Request, coup_id: UUID) -> Coup:
     """The coup `coup_id` with its void status, if its table session is visible; else 404."""
-    found = Coup.objects.filter(
-        public_id=coup_id, table_session__in=visible_table_sessions(request.user)
-    ).first()
-    if found is None:
-        raise NotFoundError("No such coup, or not one of your tables'.")
+    found = found_or_404(
+        Coup.objects.filter(table_session__in=visible_table_sessions(request.user)),
+        "No such coup, or not one of your tables'.",
+        public_id=coup_id,
+    )
     return (
         coup_list(table_session=found.table_session)
         .select_related("table_session")
@@ -228,17 +228,11 @@ class VoidRequestListApi(ListApi):
 
 
 def visible_void_request_get(request: Request, void_request_id: UUID) -> VoidRequest:
-    found = (
-        _void_requests()
-        .filter(
-            public_id=void_request_id,
-            coup__table_session__in=visible_table_sessions(request.user),
-        )
-        .first()
+    return found_or_404(
+        _void_requests().filter(coup__table_session__in=visible_table_sessions(request.user)),
+        "No such void request, or not one of your tables'.",
+        public_id=void_request_id,
     )
-    if found is None:
-        raise NotFoundError("No such void request, or not one of your tables'.")
-    return found
 
 
 class VoidRequestDetailApi(APIView):

@@ -17,7 +17,7 @@ from establishment.roles import Role
 from establishment.staff import roles_of
 from tables.memo import Memo
 from tables.models import TableSession
-from tables.services.recording import on_duty_exists
+from tables.services.writing import on_duty_exists
 
 if TYPE_CHECKING:
     from django.contrib.auth.models import AbstractBaseUser, AnonymousUser

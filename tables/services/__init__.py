@@ -1,7 +1,7 @@
 """Writes at a table: configuration, opening, recording, corrections and closing.
 
-`record` is the one entry point for what happens at a table (ARCHITECTURE.md); the console
-and the API call these functions and nothing else.
+`record` is the one entry point for what happens at a table (docs/architecture.md, "How a
+recorded action flows"); the console and the API call these functions and nothing else.
 """
 
 from __future__ import annotations
@@ -13,16 +13,7 @@ from tables.services.corrections import (
     void_request,
     void_request_get,
 )
-from tables.services.recording import (
-    IdempotencyConflictError,
-    Recorded,
-    RuleRefusedError,
-    StaleSequenceError,
-    TableClosedError,
-    TableInterruptedError,
-    operate_check,
-    record,
-)
+from tables.services.recording import RuleRefusedError, TableInterruptedError, record
 from tables.services.sessions import (
     gaming_session_close,
     table_interrupt,
@@ -35,6 +26,13 @@ from tables.services.tables import (
     staff_assign,
     table_create,
     table_session_open,
+)
+from tables.services.writing import (
+    IdempotencyConflictError,
+    Recorded,
+    StaleSequenceError,
+    TableClosedError,
+    operate_check,
 )
 
 __all__ = [

@@ -1,4 +1,5 @@
-"""Corrections: nothing is ever edited in place (ARCHITECTURE.md, "Storing a coup").
+"""Corrections: nothing is ever edited in place (docs/architecture.md, "How a recorded action
+flows").
 
 - `undo`: the croupier's slip of the finger — the last action of a coup not yet settled is set
   aside by an event of its own, with who and why.
@@ -31,14 +32,9 @@ from tables.models import (
     VoidDecision,
     VoidRequest,
 )
-from tables.services.journal import journal_build, journal_remember
-from tables.services.recording import (
-    Recorded,
-    event_lock,
-    request_payload,
-    seats_sync,
-    tenure_open,
-)
+from tables.services.journal import journal_build
+from tables.services.recording import seats_sync, tenure_open
+from tables.services.writing import JournalWrite, Recorded, journal_lock, request_payload
 
 if TYPE_CHECKING:
     from django.contrib.auth.models import User
@@ -76,43 +72,40 @@ def _effective(events: list[TableEvent]) -> list[TableEvent]:
 
 
 def _correction_event(
+    write: JournalWrite,
     *,
-    locked: TableSession,
     events: list[TableEvent],
     kind: EventKind,
     sets_aside: list[int],
-    seq: int,
-    user: User,
-    idempotency_key: str,
     reason: str,
-    client: str,
     extra: dict[str, Any],
+    audit: str = "",
+    details: dict[str, Any] | None = None,
+    keyed: bool = False,
 ) -> tuple[TableEvent, dict[str, Any]]:
-    """Append an undo or void event and bring the seats and the bank register in line."""
+    """Append an undo or void event (`JournalWrite.append`, with its audit row when `audit`
+    names one) and bring the seats and the bank register in line."""
+    locked, seq = write.table_session, write.seq
     before = journal_build(locked, ((e.seq, e.kind, e.action, e.sets_aside) for e in events))
     rows = [(e.seq, e.kind, e.action, e.sets_aside) for e in events]
     rows.append((seq, kind, {}, sets_aside))
     after = journal_build(locked, rows)
     outcome = {"state": after.state.phase, "banker": after.state.banker, **extra}
-    event = TableEvent.objects.create(
-        table_session=locked,
-        seq=seq,
-        kind=kind,
-        action={},
-        sets_aside=sorted(sets_aside),
-        idempotency_key=idempotency_key,
-        recorded_by=user,
-        recorded_at=timezone.now(),
-        client=client[:200],
-        reason=reason,
+    event = write.append(
+        kind,
+        after=after,
         outcome=outcome,
+        sets_aside=sets_aside,
+        reason=reason,
+        audit=audit,
+        details=details,
+        keyed=keyed,
     )
     now = timezone.now()
     if before.state.seating != after.state.seating:
         seats_sync(locked, after.state, now)
     if before.state.banker != after.state.banker:
         tenure_open(locked, after.state, seq, kind, now)
-    journal_remember(locked, after)
     return event, outcome
 
 
@@ -127,16 +120,17 @@ def undo(
     client: str = "",
 ) -> Recorded:
     """Set aside the last action recorded, if it settled nothing and moved no money."""
-    locked, earlier, last_seq = event_lock(
+    write = journal_lock(
         table_session=table_session,
         user=user,
         expected_seq=expected_seq,
         idempotency_key=idempotency_key,
         payload=request_payload(EventKind.UNDO, {}, reason),
+        client=client,
     )
-    if earlier is not None:
-        return Recorded(locked, earlier.seq, earlier.outcome, replayed=True)
-    events = _events(locked)
+    if write.earlier is not None:
+        return write.replayed()
+    events = _events(write.table_session)
     effective = _effective(events)
     if not effective:
         raise CorrectionError("Nothing has been recorded yet.", code=ErrorCode.NOTHING_TO_UNDO)
@@ -147,29 +141,22 @@ def undo(
             "The last action settled a coup or moved money; ask for a void of the coup instead.",
             seq=target.seq,
         )
-    event, outcome = _correction_event(
-        locked=locked,
+    _event, outcome = _correction_event(
+        write,
         events=events,
         kind=EventKind.UNDO,
         sets_aside=[target.seq],
-        seq=last_seq + 1,
-        user=user,
-        idempotency_key=idempotency_key,
         reason=reason.strip(),
-        client=client,
         extra={"undone": target.seq, "undone_action": target.action},
+        audit="undo",
+        details={
+            "seq": write.seq,
+            "undone": target.seq,
+            "undone_action": target.action,
+            "reason": reason.strip(),
+        },
     )
-    audit(
-        user=user,
-        action="undo",
-        table_session=locked,
-        client=client,
-        seq=event.seq,
-        undone=target.seq,
-        undone_action=target.action,
-        reason=reason.strip(),
-    )
-    return Recorded(locked, event.seq, outcome)
+    return write.recorded(outcome)
 
 
 def _may_request_void(user: User, table_session: TableSession) -> None:
@@ -280,17 +267,17 @@ def void_decide(
     aside = [e.seq for e in effective if e.seq >= coup.first_seq]
     keys = [key for e in effective if e.seq in set(aside) for key in e.outcome.get("postings", [])]
     last_seq = events[-1].seq if events else 0
+    # Locked above without the journal's head: the decision, not a screen, says which request
+    # this is, so the void's line is keyed by the request; its audit row comes with the decision.
+    write = JournalWrite(locked, last_seq, user, f"void:{request.public_id}", client)
     event, _outcome = _correction_event(
-        locked=locked,
+        write,
         events=events,
         kind=EventKind.VOID,
         sets_aside=aside,
-        seq=last_seq + 1,
-        user=user,
-        idempotency_key=f"void:{request.public_id}",
         reason=request.reason,
-        client=client,
         extra={"voided_coup": coup.number, "reversed": keys},
+        keyed=True,
     )
     for original in Transaction.objects.filter(idempotency_key__in=keys).order_by("pk"):
         reverse(
@@ -334,41 +321,33 @@ def open_coup_void(
     if not has_role(user, Role.INSPECTOR):
         raise PermissionDeniedError("Only a table inspector may void the coup in progress.")
     cleaned = _reason_required(reason)
-    locked, earlier, last_seq = event_lock(
+    write = journal_lock(
         table_session=table_session,
         user=user,
         expected_seq=expected_seq,
         idempotency_key=idempotency_key,
         payload=request_payload(EventKind.VOID, {}, cleaned),
+        client=client,
     )
-    if earlier is not None:
-        return Recorded(locked, earlier.seq, earlier.outcome, replayed=True)
-    events = _events(locked)
-    journal = journal_build(locked, ((e.seq, e.kind, e.action, e.sets_aside) for e in events))
+    if write.earlier is not None:
+        return write.replayed()
+    events = _events(write.table_session)
+    rows = ((e.seq, e.kind, e.action, e.sets_aside) for e in events)
+    journal = journal_build(write.table_session, rows)
     aside = journal.open_coup_actions()
     if not aside:
         raise CorrectionError("No coup is in progress.", code=ErrorCode.NOTHING_TO_UNDO)
-    event, outcome = _correction_event(
-        locked=locked,
+    _event, outcome = _correction_event(
+        write,
         events=events,
         kind=EventKind.VOID,
         sets_aside=aside,
-        seq=last_seq + 1,
-        user=user,
-        idempotency_key=idempotency_key,
         reason=cleaned,
-        client=client,
         extra={"voided_open_coup": aside},
+        audit="open_coup_void",
+        details={"set_aside": aside, "reason": cleaned},
     )
-    audit(
-        user=user,
-        action="open_coup_void",
-        table_session=locked,
-        client=client,
-        set_aside=aside,
-        reason=cleaned,
-    )
-    return Recorded(locked, event.seq, outcome)
+    return write.recorded(outcome)
 
 
 def void_request_get(*, public_id: Any, table_session: TableSession | None = None) -> VoidRequest:

@@ -12,7 +12,6 @@ import threading
 from collections import OrderedDict
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
-from functools import cache
 from typing import Any
 
 from django.db import connection, transaction
@@ -20,6 +19,7 @@ from django.db import connection, transaction
 from tables.engine import Action, Game, GameState, Seating, game_get, step
 from tables.engine.registry import COUP_START_PHASES, NEW_PACK_ACTIONS
 from tables.models import EventKind, TableEvent, TableSession
+from tables.sql import events_after_sql, events_converted
 
 # Session actions of COM-3.8 that seat or unseat people; they stay when a coup is voided.
 SEATING_ACTIONS = frozenset({"sit", "leave", "add_standing", "set_first_banker"})
@@ -218,24 +218,9 @@ def _caught_up(
     return journal
 
 
-@cache
-def events_after_sql() -> str:
-    """The events of a table session after a sequence number, in order (written out: asked on
-    many actions, see `_caught_up`); parameters: the table session's key, the number."""
-    return (
-        f"SELECT seq, kind, action FROM {TableEvent._meta.db_table} "
-        "WHERE table_session_id = %s AND seq > %s ORDER BY seq"
-    )
-
-
-def events_converted(rows: Iterable[tuple[Any, ...]]) -> list[tuple[int, str, Any]]:
-    """Rows of `events_after_sql`, the action as the ORM would give it."""
-    field = TableEvent._meta.get_field("action")
-    column = field.get_col(TableEvent._meta.db_table)
-    return [(s, k, field.from_db_value(a, column, connection)) for s, k, a in rows]
-
-
 def _events_after(pk: int, seq: int) -> list[tuple[int, str, Any]]:
+    """The events after `seq` (`tables.sql.events_after_sql`): asked on many actions, see
+    `_caught_up`."""
     with connection.cursor() as cursor:
         cursor.execute(events_after_sql(), [pk, seq])
         return events_converted(cursor.fetchall())

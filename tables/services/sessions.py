@@ -21,25 +21,13 @@ from establishment.roles import Role
 from establishment.services import audit
 from establishment.staff import has_role
 from tables.engine import legal_action_types
-from tables.models import (
-    CroupierAssignment,
-    EventKind,
-    Sabot,
-    SeatOccupancy,
-    TableEvent,
-    TableSession,
-)
-from tables.services.journal import (
-    journal_advance,
-    journal_get,
-    journal_remember,
-    last_seq_get,
-)
-from tables.services.recording import (
+from tables.models import CroupierAssignment, EventKind, Sabot, SeatOccupancy, TableSession
+from tables.services.journal import journal_advance, journal_get, last_seq_get
+from tables.services.recording import TableInterruptedError, consequences_book
+from tables.services.writing import (
+    JournalWrite,
     Recorded,
-    TableInterruptedError,
-    consequences_book,
-    event_lock,
+    journal_lock,
     request_payload,
     supervise_check,
 )
@@ -58,38 +46,33 @@ def _pause_event(
     reason: str,
     client: str,
 ) -> Recorded:
-    locked, earlier, last_seq = event_lock(
+    write = journal_lock(
         table_session=table_session,
         user=user,
         expected_seq=expected_seq,
         idempotency_key=idempotency_key,
         payload=request_payload(kind, {}, reason),
+        client=client,
         permission=supervise_check,
     )
-    if earlier is not None:
-        return Recorded(locked, earlier.seq, earlier.outcome, replayed=True)
-    journal = journal_get(locked, last_seq)
+    if write.earlier is not None:
+        return write.replayed()
+    journal = journal_get(write.table_session, write.last_seq)
     if kind == EventKind.INTERRUPT and journal.interrupted:
         raise TableInterruptedError("Play is already interrupted at this table.")
     if kind == EventKind.RESUME and not journal.interrupted:
         raise InvalidStateError("Play is not interrupted at this table.")
-    seq = last_seq + 1
-    after = journal_advance(journal, seq, kind, {})
+    after = journal_advance(journal, write.seq, kind, {})
     outcome = {"state": after.state.phase, "banker": after.state.banker, "interrupted": kind}
-    TableEvent.objects.create(
-        table_session=locked,
-        seq=seq,
-        kind=kind,
-        idempotency_key=idempotency_key,
-        recorded_by=user,
-        recorded_at=timezone.now(),
-        client=client[:200],
-        reason=reason.strip(),
+    write.append(
+        kind,
+        after=after,
         outcome=outcome,
+        reason=reason.strip(),
+        audit=str(kind),
+        details={"reason": reason},
     )
-    audit(user=user, action=str(kind), table_session=locked, client=client, reason=reason)
-    journal_remember(locked, after)
-    return Recorded(locked, seq, outcome)
+    return write.recorded(outcome)
 
 
 @transaction.atomic(durable=True)
@@ -157,18 +140,10 @@ def _close_locked(locked: TableSession, *, user: User, client: str) -> TableSess
         outcome = consequences_book(
             table_session=locked, before=journal, after=after, seq=seq, user=user, how="end_session"
         )
-        TableEvent.objects.create(
-            table_session=locked,
-            seq=seq,
-            kind=EventKind.ACTION,
-            action=action,
-            idempotency_key=f"close:{locked.public_id}",
-            recorded_by=user,
-            recorded_at=timezone.now(),
-            client=client[:200],
-            outcome=outcome,
-        )
-        journal_remember(locked, after)
+        # Locked by the caller, without a screen's key or number; the close's audit row is
+        # written below, for the line and the rest of the close.
+        write = JournalWrite(locked, last_seq, user, f"close:{locked.public_id}", client)
+        write.append(EventKind.ACTION, after=after, outcome=outcome, action=action)
     now = timezone.now()
     SeatOccupancy.objects.filter(table_session=locked, left_at__isnull=True).update(left_at=now)
     CroupierAssignment.objects.filter(table_session=locked, released_at__isnull=True).update(

@@ -3,7 +3,7 @@
 Each checks who acts (tables are configured by a manager; openings and staff on duty by an
 inspector or a manager; a sabot is brought by the croupier on duty or an inspector) and writes
 its audit row in the same transaction. Recording play (`record`, coups, the bank) locks the
-`TableSession` row first (ARCHITECTURE.md, "Storing a coup").
+`TableSession` row first (docs/architecture.md, "How a recorded action flows").
 """
 
 from __future__ import annotations
@@ -20,23 +20,11 @@ from establishment.roles import SUPERVISORS, TABLE_CONFIGURERS, Role
 from establishment.services import audit
 from establishment.staff import role_required
 from tables.engine import RuleError
-from tables.models import (
-    AssignmentRole,
-    CroupierAssignment,
-    EventKind,
-    Sabot,
-    Table,
-    TableEvent,
-    TableSession,
-)
+from tables.models import AssignmentRole, CroupierAssignment, EventKind, Sabot, Table, TableSession
 from tables.services.books import players_by_code
-from tables.services.journal import engine_start
-from tables.services.recording import (
-    RuleRefusedError,
-    operate_check,
-    sabot_replace,
-    seats_sync,
-)
+from tables.services.journal import Journal, engine_start
+from tables.services.recording import RuleRefusedError, sabot_replace, seats_sync
+from tables.services.writing import JournalWrite, operate_check
 from tables.validation import default_seat_count
 from tables.words import say
 
@@ -128,19 +116,18 @@ def table_session_open(
         if len(set(codes)) != len(codes):
             raise InvalidStateError("A player can only be at the table once.")
         try:
-            _game, state = engine_start(opened, opening)
+            game, state = engine_start(opened, opening)
         except RuleError as error:
             raise RuleRefusedError(error) from error
-        TableEvent.objects.create(
-            table_session=opened,
-            seq=1,
-            kind=EventKind.OPEN,
-            action=opening,
-            idempotency_key=f"open:{opened.public_id}",
-            recorded_by=opened_by,
-            recorded_at=opened.opened_at,
-            client=client[:200],
+        # The journal's first line; the opening's audit row (below) is written with or without
+        # it, so it is not the line's.
+        write = JournalWrite(opened, 0, opened_by, f"open:{opened.public_id}", client)
+        write.append(
+            EventKind.OPEN,
+            after=Journal(game, state, write.seq, False, ()),  # as `journal_build` replays it
             outcome={"state": state.phase, "banker": state.banker},
+            action=opening,
+            at=opened.opened_at,
         )
         seats_sync(opened, state, opened.opened_at)
     audit(

@@ -1,4 +1,4 @@
-"""INV-4 idempotency under concurrency (RELIABILITY-PERFORMANCE.md invariant 4), PostgreSQL.
+"""INV-4 idempotency under concurrency (docs/conventions.md, invariant 4), PostgreSQL.
 
 The very action that settles a coup, posted from 8 threads at once with the same idempotency
 key (a double click, a browser retry, two tabs): exactly one journal line, one coup, one ledger
@@ -14,6 +14,7 @@ import pytest
 from django.db import IntegrityError
 
 from ledger.models import Transaction
+from tables import sql as sql_module
 from tables.models import Coup, TableEvent, TableSession
 from tables.postings import table_session_place
 from tables.services import (
@@ -122,12 +123,9 @@ def test_inv4_control_without_the_row_lock_the_race_shows(
 ) -> None:
     at, seq = _table_one_action_from_settling()
     # The service's locking statement without its FOR UPDATE (the form it takes on SQLite).
-    unlocked = recording_module._lock_sql("sqlite")
-    assert (
-        "FOR UPDATE" not in unlocked[0]
-        and "FOR UPDATE" in recording_module._lock_sql("postgresql")[0]
-    )
-    monkeypatch.setattr(recording_module, "_lock_sql", lambda vendor: unlocked)
+    unlocked = sql_module.lock_sql("sqlite")
+    assert "FOR UPDATE" not in unlocked[0] and "FOR UPDATE" in sql_module.lock_sql("postgresql")[0]
+    monkeypatch.setattr(sql_module, "lock_sql", lambda vendor: unlocked)
     monkeypatch.setattr(recording_module, "journal_get", slowed(journal_get, 0.05))
 
     answers = _post_from_threads(at, seq, "double-click")

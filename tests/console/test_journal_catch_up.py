@@ -15,7 +15,7 @@ from django.db import connection
 from django.test import Client
 from django.test.utils import CaptureQueriesContext
 
-from tables.services import recording
+from tables.services import writing
 from tables.services.journal import _events_of, journal_build, journal_cache, journal_get
 from tests.console.conftest import Floor
 from tests.console.test_views import post_action, table_url
@@ -77,7 +77,7 @@ def remembered_at_once(monkeypatch: pytest.MonkeyPatch) -> None:
     def remember(table_session: Any, journal: Any) -> None:
         journal_cache.put((str(table_session.public_id), journal.last_seq), journal)
 
-    monkeypatch.setattr(recording, "journal_remember", remember)
+    monkeypatch.setattr(writing, "journal_remember", remember)
 
 
 def test_a_post_after_another_workers_reads_the_missing_events_with_the_lock(
