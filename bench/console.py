@@ -1,4 +1,6 @@
-"""Server time of the console's record-action POST, and the bytes it swaps (issue 5).
+"""Server time of the console's record-action POST, and the bytes it swaps.
+
+docs/conventions.md, P1.
 
 Runs in-process through Django's test client (the whole middleware stack: sessions, auth,
 CSRF, htmx, the user's language) on a throwaway test database — SQLite by default, PostgreSQL

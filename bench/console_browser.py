@@ -1,4 +1,6 @@
-"""From a tap to the table screen drawn again, in a real browser (issue 5, what the croupier feels).
+"""From a tap to the table screen drawn again, in a real browser: what the croupier feels.
+
+docs/conventions.md, P1.
 
 Serves the product under gunicorn as `bench/console_load.py` does (production settings, on
 loopback; SQLite unless DATABASE_URL is set), then one croupier in Debian's chromium, driven by

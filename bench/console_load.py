@@ -1,4 +1,6 @@
-"""The console's record-action POST under load: the product under gunicorn, on loopback (issue 5).
+"""The console's record-action POST under load: the product under gunicorn, on loopback.
+
+docs/conventions.md, P1.
 
 Serves the project with gunicorn (deploy/gunicorn.conf.py) on 127.0.0.1 and a free port, on a
 fresh temporary SQLite file — or on the database of DATABASE_URL when it is set (give it a

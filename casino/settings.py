@@ -176,7 +176,8 @@ if DATABASE_URL:
     }
     # Parameters bound by the server, and psycopg prepares each statement the fifth time a
     # connection runs it, so PostgreSQL stops planning it again: the journal's and the table
-    # screen's statements are the same on every action (issue 5, the console under load).
+    # screen's statements are the same on every action (docs/conventions.md, P1: the console
+    # under load).
     # Behind a transaction-pooling PgBouncer, set DATABASE_PREPARED_STATEMENTS=false.
     if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql" and env_bool(
         "DATABASE_PREPARED_STATEMENTS", True

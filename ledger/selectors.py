@@ -40,7 +40,7 @@ def place_balance_get(
 def unbalanced_transaction_list() -> QuerySet[Transaction]:
     """Transactions whose entries do not sum to zero: always empty unless the books were tampered
     with outside `ledger.services.post` on a database without the zero-sum trigger (the auditor's
-    full-ledger scan, RELIABILITY-PERFORMANCE.md P6)."""
+    full-ledger scan, docs/conventions.md P6)."""
     return (
         Transaction.objects.annotate(total=Coalesce(Sum(delta_expression()), Value(0)))
         .exclude(total=0)

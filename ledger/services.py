@@ -2,7 +2,7 @@
 
 `post` books a balanced transaction; `reverse` cancels one by posting its mirror. Both are
 `@transaction.atomic` without `durable=True` because the table's `record` service calls them
-inside its own durable transaction (ARCHITECTURE.md, "Storing a coup").
+inside its own durable transaction (docs/architecture.md, "How a recorded action flows").
 """
 
 from __future__ import annotations

@@ -46,8 +46,8 @@ from tables.models import (
 )
 from tables.postings import table_place, table_session_place
 
-# -- Settlement (issue 7): everything a session's report is built from ------------------------
-# A fixed number of queries whatever the number of coups (RELIABILITY-PERFORMANCE.md P3): the
+# -- Settlement: everything a session's report is built from ------------------------
+# A fixed number of queries whatever the number of coups (docs/conventions.md, P3): the
 # money is summed by the database (`settlement_totals_list`), never in Python over instances.
 
 
@@ -248,7 +248,7 @@ def settlement_rows_get(*, gaming_session: GamingSession) -> SettlementRows:
     )
 
 
-# -- Reconciliation (issue 7): what a table session's replay is compared with ------------------
+# -- Reconciliation: what a table session's replay is compared with ------------------
 # Each read takes a list of table sessions, so the night's report fetches what its tables need in
 # the same few queries whether it reconciles one table or fifty, ten coups or fifty thousand.
 

@@ -1,7 +1,7 @@
 """Who may see which table screen (reads only; every write is checked again by its service).
 
 Scoping reads by role and assignment keeps one croupier from reading another table's screen by
-its address (IDOR, RELIABILITY-PERFORMANCE.md §1.8): a croupier sees the tables he is on duty at
+its address (IDOR; docs/conventions.md, invariant 8): a croupier sees the tables he is on duty at
 now; an inspector, an auditor and a manager see every table; others see none.
 """
 

@@ -1,4 +1,4 @@
-"""The console's forms: shape and types only (STYLE.md, "Where validation lives").
+"""The console's forms: shape and types only; the rules decide (docs/conventions.md, rule 1).
 
 An action form is built from the engine's `ActionSpec` of the posted type: each parameter's
 kind (seat, amount, rank, list of ranks, player, yes/no, chemin de fer claims) becomes a field.

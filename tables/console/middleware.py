@@ -1,4 +1,4 @@
-"""The language of each member of staff, whatever the device (issue 5, "chosen per user").
+"""The language of each member of staff, whatever the device: chosen once, kept at the next login.
 
 After `AuthenticationMiddleware`: a logged-in user with a saved preference gets his language;
 everyone else keeps what `LocaleMiddleware` chose (the browser's). The preference comes with

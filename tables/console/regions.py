@@ -1,5 +1,5 @@
 """What each region of the table screen is drawn from, so that a region drawn before is not
-drawn again (issue 5, the console under load).
+drawn again (docs/conventions.md, P1: the console under load).
 
 An action changes a few regions of the table screen; the others (the seats, the claims table,
 the sabot's counts, the last coups) come out the same. Each region's markup is a function of

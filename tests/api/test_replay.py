@@ -1,4 +1,4 @@
-"""Replay equivalence (issue 6): every valid scenario of tests/scenarios/, run through the API
+"""Replay equivalence: every valid scenario of tests/scenarios/, run through the API
 alone, gives the coups, transfers, totals, refusals and final state of
 `python -m tables.engine replay`."""
 

@@ -1,4 +1,4 @@
-"""establishment.staff: the user read once per request with his roles and language (issue 5)."""
+"""establishment.staff: the user read once per request with his roles and language."""
 
 from __future__ import annotations
 

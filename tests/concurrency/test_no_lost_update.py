@@ -1,4 +1,4 @@
-"""INV-5 no lost update (RELIABILITY-PERFORMANCE.md invariant 5), PostgreSQL.
+"""INV-5 no lost update (docs/conventions.md, invariant 5), PostgreSQL.
 
 What is shared between tables. Each table has its own cagnotte, reserve fund and reliquats
 (per table and gaming session, COM-6 to COM-8), and its own row lock, which serialises the

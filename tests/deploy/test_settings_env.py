@@ -1,5 +1,5 @@
 """Settings read from the environment for speed under load: the shared cache and its sessions,
-PostgreSQL's prepared statements (issue 5, the console under load)."""
+PostgreSQL's prepared statements (docs/conventions.md, P1: the console under load)."""
 
 from __future__ import annotations
 

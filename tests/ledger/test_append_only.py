@@ -1,4 +1,4 @@
-"""Ledger rows are append-only (RELIABILITY-PERFORMANCE.md, invariant 3): refused by the models,
+"""Ledger rows are append-only (docs/conventions.md, invariant 3): refused by the models,
 by their querysets, and by the database triggers, on SQLite and PostgreSQL alike."""
 
 from __future__ import annotations

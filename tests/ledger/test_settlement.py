@@ -1,4 +1,4 @@
-"""The settlement report (issue 7): figures from the scenario corpus, idempotency, renderings."""
+"""The settlement report: figures from the scenario corpus, idempotency, renderings."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Each table reconciled when it closes (issue 7, performance): the night's report uses the
+"""Each table reconciled when it closes (docs/conventions.md, P3): the night's report uses the
 stored result while it still describes the table, replays the table otherwise, and is the same
 either way; its query count does not grow with the number of coups or tables."""
 

@@ -1,4 +1,4 @@
-"""The settlement screens and the manager's and auditor's services (issue 7)."""
+"""The settlement screens and the manager's and auditor's services."""
 
 from __future__ import annotations
 

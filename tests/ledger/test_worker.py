@@ -1,4 +1,4 @@
-"""A real Celery worker (`celery -A casino worker`) against Redis and PostgreSQL (issue 7).
+"""A real Celery worker (`celery -A casino worker`) against Redis and PostgreSQL.
 
 The night is recorded here; the close and the extra messages are sent from subprocesses whose
 environment names the broker (the tests' own settings stay eager); a worker subprocess builds

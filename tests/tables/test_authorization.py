@@ -1,4 +1,4 @@
-"""Who may do what at which table, exhaustively (RELIABILITY-PERFORMANCE.md invariant 8).
+"""Who may do what at which table, exhaustively (docs/conventions.md, invariant 8).
 
 Roles × (own table, other table) × (record, undo, request a void, approve a void, close the
 table, close the gaming session) → allowed or refused (`PermissionDeniedError`, a 403), with

@@ -1,4 +1,4 @@
-"""INV-7 crash safety (RELIABILITY-PERFORMANCE.md invariant 7), PostgreSQL.
+"""INV-7 crash safety (docs/conventions.md, invariant 7), PostgreSQL.
 
 A process recording coups is killed with SIGKILL in the middle of a transaction: nothing of
 the coup it was booking remains (no journal line, no coup row, no ledger entry, no audit

@@ -1,5 +1,5 @@
 """SQL statements per recorded action do not grow with the players at the table, and stay
-at most 12 (RELIABILITY-PERFORMANCE.md P2).
+at most 12 (docs/conventions.md, P2).
 
 Lansquenet moderne with `n` players: the banker, the pontes seated on up to the 30 seats a
 table may have, the rest standing and completing the bank (LM-4.4). Every ponte stakes, so the

@@ -1,4 +1,4 @@
-"""INV-6: a Hypothesis state machine drives the service layer (RELIABILITY-PERFORMANCE.md
+"""INV-6: a Hypothesis state machine drives the service layer (docs/conventions.md,
 invariant 6, the TigerBeetle "auditor" idea).
 
 Random legal actions at several tables of one gaming session — chosen among
