@@ -56,6 +56,26 @@ COMMON_ERROR_CODES: tuple[str, ...] = (
     "E_NOT_PRESENT",
 )
 
+# The reasons of the common checks, which a game whose croupier never plays may give: a wrong
+# state (COM-10.2 step 2), the croupier only (COM-3.7), never the croupier for a player's
+# decision, the banker only.
+SHARED_REASON_CODES: tuple[str, ...] = (
+    "R_STATE",
+    "R_CROUPIER_ONLY",
+    "R_CROUPIER_NEVER_PLAYS",
+    "R_BANKER_ONLY",
+)
+
+
+def with_common_errors(*own: str) -> tuple[str, ...]:
+    """Every error code a game may answer with: the common ones of COM-10.3, then its own."""
+    return (*COMMON_ERROR_CODES, *own)
+
+
+def with_shared_reasons(*own: str) -> tuple[str, ...]:
+    """The reasons a game whose croupier never plays may give: the shared ones, then its own."""
+    return (*SHARED_REASON_CODES, *own)
+
 
 def text_of(value: object) -> str:
     """A value the croupier recorded, as the words quote it: a text as it is, anything else as

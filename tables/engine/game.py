@@ -2,13 +2,15 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, Protocol
+from typing import Any, Protocol, TypeVar
 
 from tables.engine.actions import Action, ActionSpec, shape_check
 from tables.engine.settlement import CoupRecord, Transfer
 from tables.engine.table import Actor, Seating
+
+_State = TypeVar("_State")
 
 
 @dataclass(frozen=True)
@@ -115,12 +117,37 @@ def hand_view(
     }
 
 
+def lansquenet_hands(
+    banker: str | None, pontes: str | None, middle: Sequence[str]
+) -> list[dict[str, Any]]:
+    """The hands of a lansquenet table (LM-4.6, LR-4.3): the banker's card, the pontes' card,
+    then the middle cards, if any."""
+    hands = [
+        hand_view("banker", [banker] if banker else []),
+        hand_view("pontes", [pontes] if pontes else []),
+    ]
+    if middle:
+        hands.append(hand_view("middle", middle))
+    return hands
+
+
 def step(game: Game, state: GameState, action: Action) -> GameState:
     """Apply one recorded action: the shape check of COM-10.2 step 1, then the game's own."""
     shape_check(game.actions, action, game.code)
     return game.apply(state, action)
 
 
+def sorted_types(legal: Iterable[LegalAction]) -> list[str]:
+    """The action types of ``legal``, once each and sorted."""
+    return sorted({found.type for found in legal})
+
+
 def legal_action_types(game: Game, state: GameState) -> list[str]:
     """The sorted list of action types that ``replay`` prints (SCENARIOS.md)."""
-    return sorted({legal.type for legal in game.legal_actions(state)})
+    return sorted_types(game.legal_actions(state))
+
+
+def own_state(state: GameState, kind: type[_State]) -> _State:
+    """``state`` as the game's own state class: a game is only handed the states it made."""
+    assert isinstance(state, kind)
+    return state

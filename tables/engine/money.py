@@ -5,7 +5,7 @@ No floating point anywhere: rates are integer basis points (1 bp = 0.01 %).
 
 from __future__ import annotations
 
-from typing import Literal, NewType
+from typing import Literal, NewType, Protocol
 
 from tables.engine.errors import bad_amount
 
@@ -58,6 +58,29 @@ def cagnotte_levy(gross_chips: int, *, rate_bp: int, step: int, rounding: Roundi
     if levy > gross_chips:
         levy = (gross_chips // step) * step
     return levy
+
+
+class LevySettings(Protocol):
+    """A table's cagnotte settings, as every game's typed rules hold them (COM-6.1, COM-6.3)."""
+
+    @property
+    def cagnotte_rate_bp(self) -> int: ...
+
+    @property
+    def cagnotte_step(self) -> int: ...
+
+    @property
+    def cagnotte_rounding(self) -> Rounding: ...
+
+
+def table_levy(gross_chips: int, settings: LevySettings) -> int:
+    """The levy on the banker's gross win ``gross_chips`` at the table's cagnotte settings."""
+    return cagnotte_levy(
+        gross_chips,
+        rate_bp=settings.cagnotte_rate_bp,
+        step=settings.cagnotte_step,
+        rounding=settings.cagnotte_rounding,
+    )
 
 
 def split_largest_remainder(total: int, members: int, chip_unit: int) -> tuple[int, ...]:

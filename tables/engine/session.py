@@ -15,10 +15,11 @@ Each is checked in the order of COM-10.2: the state (``E_WRONG_STATE``), the cro
 ``E_SEAT_TAKEN``, ``E_PLAYER_PRESENT``, ``E_NOT_PRESENT``), then ``E_TABLE_SIZE`` for a ``sit``
 beyond the table's maximum.
 
-A game's class inherits ``SessionCore`` and supplies only its differences: what becomes of the
-bank when someone leaves (``left``, COM-9.6, LR-2.5), what ending the session returns
-(``ended``, COM-7.2, LR-2.6), who the first banker becomes (``first_banker``). Its state says how
-many may sit (``seat_limits``) and whether the first banker may still be set
+A game's class inherits ``SessionCore`` and supplies only its differences: its own handlers
+(``handlers``, reached through ``dispatch``), what becomes of the bank when someone leaves
+(``left``, COM-9.6, LR-2.5; ``banker_seat_left``), what ending the session returns (``ended``,
+COM-7.2, LR-2.6), who the first banker becomes (``first_banker``; ``seat_banker``). Its state
+says how many may sit (``seat_limits``) and whether the first banker may still be set
 (``first_banker_open``). The legal actions of each game keep their own order; the session's
 entries are built here (``session_legal``, ``first_banker_legal``, ``ADD_STANDING``).
 """
@@ -103,6 +104,19 @@ def first_banker_legal(state: SessionState, *, empty_table: bool = False) -> lis
     return []
 
 
+def seat_banker(state: S, seat: int) -> S:
+    """COM-9.2 the player at ``seat`` holds the bank, which is no longer vacant (COM-9.7); for a
+    game whose state names its banker and whether the bank is vacant."""
+    return replace(state, banker=state.seating.player_at(seat), vacant=False)
+
+
+def banker_seat_left(banker: str | None, who: Who) -> int | None:
+    """COM-9.6 the seat the banker ``banker`` left, or None when ``who`` was not the banker."""
+    if who.kind != "seat" or who.player != banker:
+        return None
+    return who.seat
+
+
 class SessionCore(Generic[S]):
     """The COM-3.8 handlers; the game class that inherits it supplies the hooks below."""
 
@@ -117,6 +131,8 @@ class SessionCore(Generic[S]):
     # The reason (a code, E_WRONG_STATE's ``where``) a game adds to a session action's
     # E_WRONG_STATE, by action type (LM-4.0.1).
     session_why: ClassVar[Mapping[str, str]] = {}
+    # The game's own handlers, by action type: every action of its table but the session's.
+    handlers: Mapping[str, Callable[[S, Action], S]]
 
     def legal_actions(self, state: Any) -> tuple[LegalAction, ...]:
         raise NotImplementedError
@@ -139,6 +155,13 @@ class SessionCore(Generic[S]):
         return state.seating.sit_up_to(player, seat, maximum, game=self.code, minimum=minimum)
 
     # -- the handlers ----------------------------------------------------------------------------
+
+    def dispatch(self, state: S, action: Action) -> S:
+        """Apply ``action`` once the game's first checks have passed: a session action here
+        (COM-3.8), any other by the game's own handler."""
+        if action.type in SESSION_TYPES:
+            return self.session_apply(state, action)
+        return self.handlers[action.type](state, action)
 
     def session_apply(self, state: S, action: Action) -> S:
         """Apply a session action (``action.type`` in ``SESSION_TYPES``), or ``RuleError``."""

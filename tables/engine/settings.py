@@ -7,8 +7,8 @@ string for a boolean) or outside its range is refused with ``E_SETTING``.
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass
-from typing import Any
+from dataclasses import Field, dataclass, fields
+from typing import Any, ClassVar, Protocol, TypeVar
 
 from tables.engine.errors import ParamValue, bad_setting
 
@@ -57,6 +57,11 @@ def int_setting(name: str, default: Default, minimum: int, maximum: int | None =
     return Setting(name, default, check, allowed)
 
 
+def fixed_setting(name: str, value: int) -> Setting:
+    """An integer a table may only confirm at ``value`` (``S_FIXED``)."""
+    return int_setting(name, value, value, value)
+
+
 def chip_unit_default(earlier: Settings) -> int:
     unit: int = earlier["chip_unit"]
     return unit
@@ -87,6 +92,17 @@ def chips_setting(
         return chips_allowed(earlier, nullable=nullable, at_least=at_least)
 
     return Setting(name, default, check, allowed)
+
+
+def required_chips_setting(name: str, missing: str = "S_REQUIRED_CHIPS") -> Setting:
+    """A positive multiple of ``chip_unit`` with no default: a table that does not set it is
+    ``E_SETTING`` with the code ``missing``, naming the chip unit."""
+
+    def default(earlier: Settings) -> Any:
+        raise bad_setting(name, None, missing, chip_unit=earlier.get("chip_unit") or 1)
+
+    base = chips_setting(name)
+    return Setting(name, default, base.check, base.allowed)
 
 
 def chips_allowed(
@@ -126,7 +142,29 @@ def cagnotte_settings() -> tuple[Setting, ...]:
     )
 
 
+class _Dataclass(Protocol):
+    __dataclass_fields__: ClassVar[dict[str, Field[Any]]]
+
+
+_Rules = TypeVar("_Rules", bound=_Dataclass)
+
+
+def typed_rules(kind: type[_Rules], settings: Settings, **derived: Any) -> _Rules:
+    """A game's typed rules (the dataclass ``kind``) from its validated settings: each field
+    from the setting of its name, but those the game derives itself, given in ``derived``."""
+    given = {
+        field.name: settings[field.name] for field in fields(kind) if field.name not in derived
+    }
+    return kind(**given, **derived)
+
+
 CHIP_UNIT = int_setting("chip_unit", 1, 1)
+
+
+def seat_count_check(seat_count: int, minimum: int) -> None:
+    """COM-10.2.1 a table of fewer than ``minimum`` seats can never play: ``E_SETTING``."""
+    if not is_int(seat_count) or seat_count < minimum:
+        raise bad_setting("seat_count", seat_count, "S_AT_LEAST", minimum=minimum)
 
 
 def settings_check(table: Sequence[Setting], raw: Mapping[str, Any]) -> dict[str, Any]:

@@ -14,7 +14,10 @@ from typing import Any, Literal
 
 from tables.engine.actions import Action
 from tables.engine.cards import Pack, rank_check
-from tables.engine.chemin_de_fer.legal import acting, banker_only, croupier_only, refused
+from tables.engine.checks import acting, banker_only, croupier_only
+from tables.engine.chemin_de_fer.legal import (
+    refused,
+)
 from tables.engine.chemin_de_fer.state import (
     BANCO_CALL,
     BANK_DECISION,
@@ -43,7 +46,7 @@ from tables.engine.errors import (
     not_eligible,
     not_present,
 )
-from tables.engine.money import amount_check, cagnotte_levy
+from tables.engine.money import amount_check, table_levy
 from tables.engine.settlement import CAGNOTTE, CROUPIER, CoupRecord, Transfer, reliquat_of
 from tables.engine.table import Actor, Seating
 
@@ -419,12 +422,7 @@ def _banker_wins(state: CFState, coup: Coup, number: int) -> CFState:
     ordered = payment_order(state.seating, coup.stakes)
     transfers = [Transfer(player, banker, amount, "stake_lost") for player, amount in ordered]
     gross = stake_total(coup)  # COM-6.2 G = T
-    levy = cagnotte_levy(
-        gross,
-        rate_bp=rules.cagnotte_rate_bp,
-        step=rules.cagnotte_step,
-        rounding=rules.cagnotte_rounding,
-    )  # COM-6.3
+    levy = table_levy(gross, rules)  # COM-6.3
     if levy > 0:
         transfers.append(Transfer(banker, CAGNOTTE, levy, "cagnotte"))  # COM-6.4
     faulty = any(fault.startswith("F_") for fault in coup.faults)

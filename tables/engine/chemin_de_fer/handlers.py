@@ -21,6 +21,7 @@ from typing import Any
 
 from tables.engine.actions import AMOUNT, INT, RANK, Action, ActionSpec, Param, spec
 from tables.engine.cards import Pack
+from tables.engine.checks import acting, banker_only, croupier_only
 from tables.engine.chemin_de_fer.coup import (
     COUP_HANDLERS,
     pass_hand,
@@ -30,14 +31,11 @@ from tables.engine.chemin_de_fer.coup import (
 )
 from tables.engine.chemin_de_fer.legal import (
     EXPECTED_CODES,
-    acting,
-    banker_only,
-    croupier_only,
     legal_actions,
     refused,
     table_view,
 )
-from tables.engine.chemin_de_fer.settings import CODE, TITLE, Rules, rules_from, settings_table
+from tables.engine.chemin_de_fer.settings import CODE, TITLE, Rules, settings_table
 from tables.engine.chemin_de_fer.state import (
     BANCO_CALL,
     BANK_DECISION,
@@ -52,7 +50,6 @@ from tables.engine.chemin_de_fer.state import (
     seated_count_ok,
 )
 from tables.engine.errors import (
-    COMMON_ERROR_CODES,
     RuleError,
     above_limit,
     bad_setting,
@@ -60,11 +57,12 @@ from tables.engine.errors import (
     not_eligible,
     out_of_turn,
     table_size,
+    with_common_errors,
 )
-from tables.engine.game import LegalAction
+from tables.engine.game import LegalAction, own_state
 from tables.engine.money import amount_check
 from tables.engine.session import SESSION_ENDED, SESSION_TYPES, SessionCore, session_specs
-from tables.engine.settings import settings_check
+from tables.engine.settings import settings_check, typed_rules
 from tables.engine.settlement import is_player_id
 from tables.engine.table import Seating, Who
 
@@ -260,15 +258,24 @@ def _accept_bank(state: CFState, action: Action) -> CFState:
     )
 
 
-def _decline_bank(state: CFState, action: Action) -> CFState:
-    if state.phase != HAND_OFFER:
+def _declined(state: CFState, action: Action, phase: str, *, banker_may: bool) -> CFState | None:
+    """The offeree in turn declines the offer of ``phase``: the offer passes to the next
+    offeree, or None when every offeree has declined."""
+    if state.phase != phase:
         raise refused(state, action)
-    _offeree(state, action, banker_may=True)
+    _offeree(state, action, banker_may=banker_may)
     offer = state.offer
     assert offer is not None
     rest = offer.offerees[1:]
     if rest:
         return replace(state, offer=replace(offer, offerees=rest))
+    return None
+
+
+def _decline_bank(state: CFState, action: Action) -> CFState:
+    passed = _declined(state, action, HAND_OFFER, banker_may=True)
+    if passed is not None:
+        return passed
     # CF-6.7 everyone declined: the bank is vacant.
     return replace(state, phase=BANK_PENDING, banker=None, bank_rule=None, suite=False, offer=None)
 
@@ -329,14 +336,9 @@ def _take_suite(state: CFState, action: Action) -> CFState:
 
 
 def _decline_suite(state: CFState, action: Action) -> CFState:
-    if state.phase != SUITE_OFFER:
-        raise refused(state, action)
-    _offeree(state, action, banker_may=False)
-    offer = state.offer
-    assert offer is not None
-    rest = offer.offerees[1:]
-    if rest:
-        return replace(state, offer=replace(offer, offerees=rest))
+    passed = _declined(state, action, SUITE_OFFER, banker_may=False)
+    if passed is not None:
+        return passed
     return suite_declined_by_all(state)  # CF-6.2 / CF-I13
 
 
@@ -358,8 +360,7 @@ assert set(HANDLERS) | set(SESSION_TYPES) >= set(ACTIONS)
 # -- the game --------------------------------------------------------------------------------
 
 # Every code this game may answer with (tests/engine/test_words.py checks each has its words).
-ERROR_CODES: tuple[str, ...] = (
-    *COMMON_ERROR_CODES,
+ERROR_CODES: tuple[str, ...] = with_common_errors(
     "CF_E_SHOE_ENDED",
     "CF_E_SHOE_NOT_ENDED",
     "CF_E_WRONG_CUTTER",
@@ -405,6 +406,7 @@ class CheminDeFer(SessionCore[CFState]):
     rules_file = "chemin-de-fer.md"  # docs/rules/chemin-de-fer.md
     default_seat_count = 12
     actions: Mapping[str, ActionSpec] = ACTIONS
+    handlers = HANDLERS
     coup_start_phases = frozenset({BANK_PENDING})  # COM-3.8
     new_pack_actions = frozenset({"new_shoe"})  # CF-3.2
     has_claims = True  # CF-4.2 the banco call names who claims what
@@ -444,7 +446,7 @@ class CheminDeFer(SessionCore[CFState]):
 
     def start(self, settings: Mapping[str, Any], seating: Seating) -> CFState:
         """CF-6.6 the session opens in bank_pending with its first banker and no shoe (CF-I28)."""
-        rules: Rules = rules_from(settings)
+        rules = typed_rules(Rules, settings)
         fixed = rules.fixed_banker
         if fixed is not None:
             if seating.seat_of(fixed) is None:
@@ -461,17 +463,13 @@ class CheminDeFer(SessionCore[CFState]):
         assert isinstance(state, CFState)
         if state.phase == SESSION_ENDED:
             raise refused(state, action)  # CF-7.1 after end_session nothing passes
-        if action.type in SESSION_TYPES:
-            return self.session_apply(state, action)
-        return HANDLERS[action.type](state, action)
+        return self.dispatch(state, action)
 
     def legal_actions(self, state: Any) -> tuple[LegalAction, ...]:
-        assert isinstance(state, CFState)
-        return legal_actions(state)
+        return legal_actions(own_state(state, CFState))
 
     def view(self, state: Any) -> dict[str, Any]:
-        assert isinstance(state, CFState)
-        return table_view(state)
+        return table_view(own_state(state, CFState))
 
 
 GAME = CheminDeFer()

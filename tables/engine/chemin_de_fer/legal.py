@@ -33,7 +33,7 @@ from tables.engine.errors import RuleError, wrong_state
 from tables.engine.game import LegalAction, hand_view
 from tables.engine.session import ADD_STANDING, SESSION_ENDED, session_legal
 from tables.engine.settlement import CROUPIER
-from tables.engine.table import Actor, Seating, Who
+from tables.engine.table import Actor, Seating
 
 # -- common checks (COM-10.2, CF-7.1) ----------------------------------------------------------
 
@@ -42,21 +42,6 @@ def refused(state: CFState, action: Action) -> RuleError:
     """COM-10.2 step 2, E_WRONG_STATE, listing what is expected now."""
     legal = [legal.type for legal in legal_actions(state)]
     return wrong_state(action.type, state.phase, legal)
-
-
-def acting(state: CFState, action: Action) -> Who:
-    """CF-2.5 the actor is at the table (E_NO_SUCH_SEAT, E_NOT_PRESENT), step 3 first half."""
-    return state.seating.resolve(action.actor)
-
-
-def croupier_only(state: CFState, action: Action) -> None:
-    """CF-7.1 step 3: cards, calls and session actions are recorded by the croupier."""
-    acting(state, action).require_croupier(action.type, "R_CROUPIER_ONLY")
-
-
-def banker_only(state: CFState, action: Action) -> Who:
-    """CF-7.1 step 3: a banker's decision (E_NOT_ELIGIBLE for anybody else)."""
-    return acting(state, action).require_banker(action.type, state.banker, "R_BANKER_ONLY")
 
 
 # -- legal actions (CF-4.0: the types some actor could have accepted now) --------------------------

@@ -2,9 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any
 
 from tables.engine.money import Rounding
 from tables.engine.settings import (
@@ -13,6 +11,7 @@ from tables.engine.settings import (
     bool_setting,
     cagnotte_settings,
     chips_setting,
+    fixed_setting,
     int_setting,
 )
 from tables.engine.settlement import is_player_id
@@ -40,8 +39,8 @@ def settings_table(seat_count: int) -> tuple[Setting, ...]:
     """The rows of §1 in order (chip_unit before the amounts that are multiples of it)."""
     return (
         int_setting("decks", 3, 1, 8),  # CF-I21
-        int_setting("stop_card_from_end", STOP_CARD_FROM_END, 7, 7),  # CF-3.3
-        int_setting("min_players", MIN_PLAYERS, 4, 4),  # CF-2.2
+        fixed_setting("stop_card_from_end", STOP_CARD_FROM_END),  # CF-3.3
+        fixed_setting("min_players", MIN_PLAYERS),  # CF-2.2
         int_setting("max_players", seat_count, 4, seat_count),  # CF-2.2 / CF-I22
         CHIP_UNIT,  # COM-5.1
         chips_setting("min_bank"),
@@ -73,19 +72,3 @@ class Rules:
     def cards_before_stop(self) -> int:
         """CF-3.3 ``L = 52·decks − 7``: the stop card comes out when card ``L + 1`` is drawn."""
         return 52 * self.decks - STOP_CARD_FROM_END
-
-
-def rules_from(settings: Mapping[str, Any]) -> Rules:
-    return Rules(
-        decks=settings["decks"],
-        max_players=settings["max_players"],
-        chip_unit=settings["chip_unit"],
-        min_bank=settings["min_bank"],
-        max_bank=settings["max_bank"],
-        min_stake=settings["min_stake"],
-        cagnotte_rate_bp=settings["cagnotte_rate_bp"],
-        cagnotte_step=settings["cagnotte_step"],
-        cagnotte_rounding=settings["cagnotte_rounding"],
-        fault_reimbursement=settings["fault_reimbursement"],
-        fixed_banker=settings["fixed_banker"],
-    )

@@ -14,8 +14,12 @@ from dataclasses import replace
 
 from tables.engine.actions import Action
 from tables.engine.cards import Pack
+from tables.engine.checks import croupier_only
 from tables.engine.errors import RuleError, above_limit, below_minimum, not_eligible, out_of_turn
-from tables.engine.landsknecht.legal import croupier_only, seated_player, state_check
+from tables.engine.landsknecht.legal import (
+    seated_player,
+    state_check,
+)
 from tables.engine.landsknecht.state import (
     BANK_DECISION,
     BANK_PENDING,
@@ -31,7 +35,7 @@ from tables.engine.landsknecht.state import (
     player_at,
     require_coup,
 )
-from tables.engine.money import amount_check, cagnotte_levy
+from tables.engine.money import amount_check, table_levy
 from tables.engine.settlement import CAGNOTTE, RESERVE_FUND, CoupRecord, Transfer
 from tables.engine.table import Who
 
@@ -72,12 +76,7 @@ def _settle(state: LRState, coup: Coup, outcome: str, pack: Pack) -> LRState:
             transfers.append(Transfer(ponter, banker, amount, "stake_lost"))
         if coup.cover:
             transfers.append(Transfer(RESERVE_FUND, banker, coup.cover, "fund_cover_lost"))
-        levy = cagnotte_levy(
-            coup.stake,
-            rate_bp=config.cagnotte_rate_bp,
-            step=config.cagnotte_step,
-            rounding=config.cagnotte_rounding,
-        )  # COM-6.3, COM-6.4
+        levy = table_levy(coup.stake, config)  # COM-6.3, COM-6.4
         if levy:
             transfers.append(Transfer(banker, CAGNOTTE, levy, "cagnotte"))
         fund = state.fund - coup.cover
@@ -115,23 +114,20 @@ def start_offer(state: LRState, seat: int, rule: BankRule, *, outgoing_last: boo
 
 def bank_vacant(state: LRState, rule: BankRule) -> LRState:
     """COM-9.7, LR-6.7: nobody took the bank; its rule is kept (LR-I17)."""
-    return replace(
-        state,
-        phase=BANK_PENDING,
-        banker_player=None,
-        vacant=True,
-        bank_rule=rule,
-        offer=None,
-        coup=None,
-    )
+    return _bank_held_by(state, None, rule)
 
 
 def new_banker(state: LRState, player: str, rule: BankRule) -> LRState:
+    return _bank_held_by(state, player, rule)
+
+
+def _bank_held_by(state: LRState, player: str | None, rule: BankRule) -> LRState:
+    """The bank between coups, at ``rule``: held by ``player``, or vacant when None."""
     return replace(
         state,
         phase=BANK_PENDING,
         banker_player=player,
-        vacant=False,
+        vacant=player is None,
         bank_rule=rule,
         offer=None,
         coup=None,

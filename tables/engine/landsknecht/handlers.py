@@ -25,21 +25,21 @@ from tables.engine.actions import (
     empty_actor_check,
     spec,
 )
+from tables.engine.checks import croupier_only
 from tables.engine.errors import (
-    COMMON_ERROR_CODES,
     ParamValue,
     RuleError,
     above_limit,
     bad_action,
-    bad_setting,
     out_of_turn,
     table_size,
+    with_common_errors,
+    with_shared_reasons,
 )
-from tables.engine.game import GameState, LegalAction
+from tables.engine.game import GameState, LegalAction, own_state
 from tables.engine.landsknecht.coup import COUP_HANDLERS, bank_vacant, new_banker, start_offer
 from tables.engine.landsknecht.legal import (
     EXPECTED_CODES,
-    croupier_only,
     legal_actions,
     seated_player,
     state_check,
@@ -62,14 +62,9 @@ from tables.engine.landsknecht.state import (
 )
 from tables.engine.money import amount_check, split_largest_remainder
 from tables.engine.session import SESSION_ENDED, SESSION_TYPES, SessionCore
-from tables.engine.settings import is_int, settings_check
+from tables.engine.settings import seat_count_check, settings_check
 from tables.engine.settlement import RESERVE_FUND, Transfer, is_player_owner, zero_sum_check
 from tables.engine.table import Seating, Who
-
-
-def _lr(state: GameState) -> LRState:
-    assert isinstance(state, LRState)
-    return state
 
 
 def _id_check(action: Action) -> None:
@@ -301,22 +296,18 @@ class Landsknecht(SessionCore[LRState]):
     rules_file = "landsknecht-russe.md"  # docs/rules/landsknecht-russe.md
     default_seat_count = 12
     actions: Mapping[str, ActionSpec] = _actions()
+    handlers = _HANDLERS
     coup_start_phases = frozenset({BANK_PENDING})  # COM-3.8, LR-4.0.1
     new_pack_actions = frozenset({"shuffle_pack"})  # LR-3.2 to LR-3.4
     has_claims = False
     # Every code this game may answer with (tests/engine/test_words.py checks their words).
-    error_codes: tuple[str, ...] = (
-        *COMMON_ERROR_CODES,
+    error_codes: tuple[str, ...] = with_common_errors(
         "LR_E_RESERVE_NOT_OPEN",
         "LR_E_BANK_AMOUNT",
         "LR_E_SHUFFLE_DUE",
         "LR_E_SHUFFLE_NOT_DUE",
     )
-    reason_codes: tuple[str, ...] = (
-        "R_STATE",
-        "R_CROUPIER_ONLY",
-        "R_CROUPIER_NEVER_PLAYS",
-        "R_BANKER_ONLY",
+    reason_codes: tuple[str, ...] = with_shared_reasons(
         "R_MAX_BANK",
         "R_LEFT_TO_COVER",
         "LR_R_REFORM",
@@ -367,8 +358,7 @@ class Landsknecht(SessionCore[LRState]):
     # -- the Game protocol --------------------------------------------------------------------
 
     def settings_validate(self, raw: Mapping[str, Any], seat_count: int) -> dict[str, Any]:
-        if not is_int(seat_count) or seat_count < 2:  # COM-10.2.1
-            raise bad_setting("seat_count", seat_count, "S_AT_LEAST", minimum=2)
+        seat_count_check(seat_count, 2)
         return settings_check(settings_table(seat_count), raw)
 
     def start(self, settings: Mapping[str, Any], seating: Seating) -> LRState:
@@ -376,15 +366,13 @@ class Landsknecht(SessionCore[LRState]):
 
     def apply(self, state: GameState, action: Action) -> LRState:
         _id_check(action)
-        if action.type in SESSION_TYPES:
-            return self.session_apply(_lr(state), action)
-        return _HANDLERS[action.type](_lr(state), action)
+        return self.dispatch(own_state(state, LRState), action)
 
     def legal_actions(self, state: GameState) -> tuple[LegalAction, ...]:
-        return legal_actions(_lr(state))
+        return legal_actions(own_state(state, LRState))
 
     def view(self, state: GameState) -> dict[str, Any]:
-        return table_view(_lr(state))
+        return table_view(own_state(state, LRState))
 
 
 GAME = Landsknecht()

@@ -9,8 +9,9 @@ from __future__ import annotations
 from typing import Any
 
 from tables.engine.actions import Action
+from tables.engine.checks import acting
 from tables.engine.errors import bank_covered, wrong_state
-from tables.engine.game import LegalAction, hand_view
+from tables.engine.game import LegalAction, lansquenet_hands
 from tables.engine.landsknecht.settings import MIN_PLAYERS
 from tables.engine.landsknecht.state import (
     BANK_DECISION,
@@ -64,16 +65,6 @@ def state_check(state: LRState, action: Action) -> None:
     if action.type not in _accepted_types(state):
         legal = [legal.type for legal in legal_actions(state)]
         raise wrong_state(action.type, state.phase, legal)
-
-
-def acting(state: LRState, action: Action) -> Who:
-    """COM-10.2 step 3, LR-4.0.4: ``E_NO_SUCH_SEAT``, then ``E_NOT_PRESENT``."""
-    return state.seating.resolve(action.actor)
-
-
-def croupier_only(state: LRState, action: Action) -> None:
-    """COM-10.2 step 3: only the croupier records cards and session actions (COM-3.7)."""
-    acting(state, action).require_croupier(action.type, "R_CROUPIER_ONLY")
 
 
 def seated_player(state: LRState, action: Action) -> Who:
@@ -206,18 +197,6 @@ def expected_phrase(state: LRState) -> dict[str, Any]:
     return {"code": code}
 
 
-def _hands(cards: dict[str, Any]) -> list[dict[str, Any]]:
-    """The banker's card, the pontes' card, then the middle cards, if any (LR-4.3)."""
-    banker, pontes = cards["banker"], cards["ponters"]
-    hands = [
-        hand_view("banker", [banker] if banker else []),
-        hand_view("pontes", [pontes] if pontes else []),
-    ]
-    if cards["middle"]:
-        hands.append(hand_view("middle", cards["middle"]))
-    return hands
-
-
 def table_view(state: LRState) -> dict[str, Any]:
     coup = state.coup
     in_coup = coup is not None and state.phase in (COVERING, *CARD_PHASES)
@@ -248,7 +227,7 @@ def table_view(state: LRState) -> dict[str, Any]:
         "to_cover": to_cover,
         "stakes": stakes,
         "cards": cards,
-        "hands": _hands(cards),
+        "hands": lansquenet_hands(cards["banker"], cards["ponters"], cards["middle"]),
         "next_seat": None,  # the croupier turns the cards: nobody's seat receives one
         "pack": None
         if state.phase == SESSION_ENDED

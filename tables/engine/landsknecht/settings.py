@@ -6,7 +6,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from tables.engine.errors import ParamValue, bad_setting
+from tables.engine.errors import ParamValue
 from tables.engine.money import Rounding, is_whole_chips
 from tables.engine.settings import (
     CHIP_UNIT,
@@ -16,7 +16,10 @@ from tables.engine.settings import (
     bool_setting,
     cagnotte_settings,
     chips_setting,
+    fixed_setting,
     int_setting,
+    required_chips_setting,
+    typed_rules,
 )
 
 CODE = "landsknecht"
@@ -25,16 +28,6 @@ DECKS = 2  # LR-3.1 two full decks shuffled together
 MIN_PLAYERS = 2  # §1 a banker and a ponter
 
 # -- settings (§1) ---------------------------------------------------------------------------
-
-
-def _required_chips(name: str) -> Setting:
-    """A positive multiple of ``chip_unit`` that has no default: it must be set (§1)."""
-
-    def missing(_: Settings) -> Any:
-        raise bad_setting(name, None, "S_REQUIRED_CHIPS", chip_unit=_.get("chip_unit") or 1)
-
-    base = chips_setting(name)
-    return Setting(name, missing, base.check, base.allowed)
 
 
 def _max_bank_setting() -> Setting:
@@ -61,12 +54,12 @@ def _max_bank_setting() -> Setting:
 def settings_table(seat_count: int) -> tuple[Setting, ...]:
     """The rows of §1, in order (each row is checked against the rows before it)."""
     return (
-        int_setting("decks", DECKS, DECKS, DECKS),
-        int_setting("min_players", MIN_PLAYERS, MIN_PLAYERS, MIN_PLAYERS),
+        fixed_setting("decks", DECKS),
+        fixed_setting("min_players", MIN_PLAYERS),
         int_setting("max_players", seat_count, MIN_PLAYERS, seat_count),  # LR-4.1.3
         CHIP_UNIT,
-        _required_chips("reserve_contribution"),  # LR-2.1 C
-        _required_chips("agreed_stake"),  # LR-4.1.1 A
+        required_chips_setting("reserve_contribution"),  # LR-2.1 C
+        required_chips_setting("agreed_stake"),  # LR-4.1.1 A
         bool_setting("free_opening", False),  # LR-I2
         chips_setting("min_bank"),
         _max_bank_setting(),  # LR-I10
@@ -94,20 +87,7 @@ class Config:
 
     @classmethod
     def of(cls, settings: Mapping[str, Any], seat_count: int) -> Config:
-        return cls(
-            seat_count=seat_count,
-            max_players=settings["max_players"],
-            chip_unit=settings["chip_unit"],
-            reserve_contribution=settings["reserve_contribution"],
-            agreed_stake=settings["agreed_stake"],
-            free_opening=settings["free_opening"],
-            min_bank=settings["min_bank"],
-            max_bank=settings["max_bank"],
-            min_stake=settings["min_stake"],
-            cagnotte_rate_bp=settings["cagnotte_rate_bp"],
-            cagnotte_step=settings["cagnotte_step"],
-            cagnotte_rounding=settings["cagnotte_rounding"],
-        )
+        return typed_rules(cls, settings, seat_count=seat_count)
 
     def within_max_bank(self, amount: int) -> bool:
         return self.max_bank is None or amount <= self.max_bank

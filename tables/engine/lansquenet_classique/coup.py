@@ -32,7 +32,7 @@ from tables.engine.lansquenet_classique.state import (
     banker_seat,
     seat_label,
 )
-from tables.engine.money import amount_check, cagnotte_levy
+from tables.engine.money import amount_check, table_levy
 from tables.engine.settlement import CAGNOTTE, CoupRecord, Transfer
 from tables.engine.table import Seating, Who
 
@@ -75,12 +75,7 @@ def _collect_all(coup: Coup, config: Config) -> Coup:
 def _settle(state: LCState, coup: Coup, outcome: str) -> LCState:
     """LC-8: the cagnotte last (COM-6.4, LC-8.2), the coup recorded, the bank's next step (LC-7)."""
     config = state.config
-    levy = cagnotte_levy(
-        coup.gross,
-        rate_bp=config.cagnotte_rate_bp,
-        step=config.cagnotte_step,
-        rounding=config.cagnotte_rounding,
-    )
+    levy = table_levy(coup.gross, config)
     transfers = coup.transfers
     if levy > 0:
         transfers = (*transfers, Transfer(coup.banker, CAGNOTTE, levy, "cagnotte"))

@@ -25,14 +25,15 @@ from tables.engine.actions import (
     spec,
 )
 from tables.engine.errors import (
-    COMMON_ERROR_CODES,
     RuleError,
     not_eligible,
     out_of_turn,
     table_size,
+    with_common_errors,
+    with_shared_reasons,
     wrong_state,
 )
-from tables.engine.game import LegalAction
+from tables.engine.game import LegalAction, own_state
 from tables.engine.lansquenet_classique.coup import COUP_HANDLERS, bank_offer
 from tables.engine.lansquenet_classique.legal import (
     EXPECTED_CODES,
@@ -55,7 +56,14 @@ from tables.engine.lansquenet_classique.state import (
     banker_seat,
     seat_label,
 )
-from tables.engine.session import SESSION_ENDED, SESSION_TYPES, SessionCore, session_specs
+from tables.engine.session import (
+    SESSION_ENDED,
+    SESSION_TYPES,
+    SessionCore,
+    banker_seat_left,
+    seat_banker,
+    session_specs,
+)
 from tables.engine.settings import settings_check
 from tables.engine.table import Actor, Seating, Who
 
@@ -173,19 +181,14 @@ class LansquenetClassique(SessionCore[LCState]):
     new_pack_actions: frozenset[str] = frozenset()  # LC-3.1 a fresh pack at every start_coup
     has_claims = False
     # Every code this game may answer with (tests/engine/test_words.py checks their words).
-    error_codes: tuple[str, ...] = (
-        *COMMON_ERROR_CODES,
+    error_codes: tuple[str, ...] = with_common_errors(
         "LC_E_NOT_REPRISE",
         "LC_E_DEAD_CARD",
         "LC_E_CARABIN_ALREADY_BET",
         "LC_E_CANNOT_REFUSE",
         "LC_E_NO_REJOUISSANCE",
     )
-    reason_codes: tuple[str, ...] = (
-        "R_STATE",
-        "R_CROUPIER_ONLY",
-        "R_CROUPIER_NEVER_PLAYS",
-        "R_BANKER_ONLY",
+    reason_codes: tuple[str, ...] = with_shared_reasons(
         "LC_R_CARABIN_MAX",
         "LC_R_MATCHED",
         "LC_R_NOTHING_TURNED",
@@ -202,15 +205,15 @@ class LansquenetClassique(SessionCore[LCState]):
 
     def first_banker(self, state: LCState, seat: int) -> LCState:
         """COM-9.2 the first banker, chosen by agreement or by lot; only a coupeur (LC-2.1)."""
-        return replace(state, banker=state.seating.player_at(seat), vacant=False)
+        return seat_banker(state, seat)
 
     def left(self, state: LCState, who: Who) -> LCState:
         """A banker who leaves gives up the bank (LC-7.3, COM-9.6)."""
-        if who.kind != "seat" or who.player != state.banker:
+        seat = banker_seat_left(state.banker, who)
+        if seat is None:
             return state
-        assert who.seat is not None
         # LC-7.3 offered from the seat to the right of his former seat, without him; banker null.
-        offer = bank_offer(state.seating, who.seat, include_banker=False)
+        offer = bank_offer(state.seating, seat, include_banker=False)
         if not offer:
             return _vacant(state)
         return replace(
@@ -235,17 +238,7 @@ class LansquenetClassique(SessionCore[LCState]):
         return settings_check(SETTINGS_TABLE, raw)
 
     def start(self, settings: Mapping[str, Any], seating: Seating) -> LCState:
-        config = Config(
-            base_stake=settings["base_stake"],
-            chip_unit=settings["chip_unit"],
-            carabin_max_stake=settings["carabin_max_stake"],
-            sprinkle_on_banker_card=settings["sprinkle_on_banker_card"],
-            cagnotte_rate_bp=settings["cagnotte_rate_bp"],
-            cagnotte_step=settings["cagnotte_step"],
-            cagnotte_rounding=settings["cagnotte_rounding"],
-            max_seated=min(settings["max_players"], seating.seat_count),
-        )
-        return LCState(config, seating)
+        return LCState(Config.of(settings, seating.seat_count), seating)
 
     # -- apply (LC-5.0.1) ----------------------------------------------------------------------
 
@@ -304,12 +297,10 @@ class LansquenetClassique(SessionCore[LCState]):
     # -- legal actions and view (LC-5.0) ---------------------------------------------------------
 
     def legal_actions(self, state: Any) -> tuple[LegalAction, ...]:
-        assert isinstance(state, LCState)
-        return legal_actions(state)
+        return legal_actions(own_state(state, LCState))
 
     def view(self, state: Any) -> dict[str, Any]:
-        assert isinstance(state, LCState)
-        return table_view(state)
+        return table_view(own_state(state, LCState))
 
 
 GAME = LansquenetClassique()

@@ -3,10 +3,10 @@
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, replace
+from collections.abc import Mapping
+from dataclasses import dataclass
 from typing import Any
 
-from tables.engine.errors import bad_setting
 from tables.engine.money import Rounding
 from tables.engine.settings import (
     CHIP_UNIT,
@@ -15,7 +15,9 @@ from tables.engine.settings import (
     bool_setting,
     cagnotte_settings,
     chips_setting,
-    int_setting,
+    fixed_setting,
+    required_chips_setting,
+    typed_rules,
 )
 
 CODE = "lansquenet_classique"
@@ -31,13 +33,6 @@ _STAKE_FACTOR = {1: 1, 2: 2, 3: 4}
 _SESSION_LIMIT = re.compile(r"(minutes|coups):[1-9][0-9]*")
 
 
-def _base_stake_required(earlier: Settings) -> int:
-    """``base_stake`` has no default (§1): a table that does not set it is ``E_SETTING``."""
-    raise bad_setting(
-        "base_stake", None, "LC_S_BASE_STAKE", chip_unit=earlier.get("chip_unit") or 1
-    )
-
-
 def _base_stake_default(earlier: Settings) -> int:
     value: int = earlier["base_stake"]
     return value
@@ -50,11 +45,11 @@ def _session_limit_ok(value: Any, _: Settings) -> bool:
 
 
 SETTINGS_TABLE: tuple[Setting, ...] = (
-    int_setting("decks", 1, 1, 1),
-    int_setting("min_players", MIN_PLAYERS, MIN_PLAYERS, MIN_PLAYERS),  # LC-I16
-    int_setting("max_players", MAX_PLAYERS, MAX_PLAYERS, MAX_PLAYERS),
+    fixed_setting("decks", 1),
+    fixed_setting("min_players", MIN_PLAYERS),  # LC-I16
+    fixed_setting("max_players", MAX_PLAYERS),
     CHIP_UNIT,
-    replace(chips_setting("base_stake"), default=_base_stake_required),
+    required_chips_setting("base_stake", "LC_S_BASE_STAKE"),  # §1 no default
     chips_setting("carabin_max_stake", _base_stake_default, at_least="base_stake"),  # LC-I8
     bool_setting("sprinkle_on_banker_card", True),  # LC-I6
     *cagnotte_settings(),  # LC-I17, COM-6
@@ -79,6 +74,11 @@ class Config:
     cagnotte_step: int
     cagnotte_rounding: Rounding
     max_seated: int  # LC-2.5 min(max_players, seat_count)
+
+    @classmethod
+    def of(cls, settings: Mapping[str, Any], seat_count: int) -> Config:
+        # LC-2.5 min(max_players, seat_count)
+        return typed_rules(cls, settings, max_seated=min(settings["max_players"], seat_count))
 
     def stake(self, multiplicity: int) -> int:
         return self.base_stake * _STAKE_FACTOR[multiplicity]

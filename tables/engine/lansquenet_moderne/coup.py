@@ -12,6 +12,7 @@ from collections.abc import Callable
 from dataclasses import replace
 
 from tables.engine.actions import Action
+from tables.engine.checks import acting, banker_only, croupier_only
 from tables.engine.errors import (
     RuleError,
     above_limit,
@@ -20,7 +21,9 @@ from tables.engine.errors import (
     not_eligible,
     out_of_turn,
 )
-from tables.engine.lansquenet_moderne.legal import acting, banker_only, croupier_only, refused
+from tables.engine.lansquenet_moderne.legal import (
+    refused,
+)
 from tables.engine.lansquenet_moderne.state import (
     ABANDONED,
     ABANDONMENT_PENDING,
@@ -46,7 +49,7 @@ from tables.engine.lansquenet_moderne.state import (
     Offer,
     pontes_in_order,
 )
-from tables.engine.money import amount_check, cagnotte_levy, round_down
+from tables.engine.money import amount_check, round_down, table_levy
 from tables.engine.settlement import CAGNOTTE, CoupRecord, Transfer
 from tables.engine.table import Seating
 
@@ -250,12 +253,7 @@ def _settle_banker_wins(st: LMState, coup: Coup, outcome: str) -> LMState:
         for player, amount in pontes_in_order(st, coup)
     ]
     gross = sum(t.amount for t in transfers)  # COM-6.2: G, here = E
-    levy = cagnotte_levy(
-        gross,
-        rate_bp=st.config.cagnotte_rate_bp,
-        step=st.config.cagnotte_step,
-        rounding=st.config.cagnotte_rounding,
-    )
+    levy = table_levy(gross, st.config)
     if levy > 0:
         transfers.append(Transfer(banker, CAGNOTTE, levy, "cagnotte"))
     settled = _settle(st, coup, outcome, tuple(transfers))

@@ -30,8 +30,8 @@ from tables.engine.actions import (
     spec,
 )
 from tables.engine.cards import Pack
+from tables.engine.checks import acting, banker_only, croupier_only
 from tables.engine.errors import (
-    COMMON_ERROR_CODES,
     RuleError,
     above_limit,
     bad_action,
@@ -39,8 +39,10 @@ from tables.engine.errors import (
     not_eligible,
     out_of_turn,
     table_size,
+    with_common_errors,
+    with_shared_reasons,
 )
-from tables.engine.game import GameState, LegalAction
+from tables.engine.game import GameState, LegalAction, own_state
 from tables.engine.lansquenet_moderne.coup import (
     COUP_HANDLERS,
     bank_vacant,
@@ -48,9 +50,6 @@ from tables.engine.lansquenet_moderne.coup import (
 )
 from tables.engine.lansquenet_moderne.legal import (
     EXPECTED_CODES,
-    acting,
-    banker_only,
-    croupier_only,
     legal_actions,
     refused,
     table_view,
@@ -76,11 +75,6 @@ from tables.engine.session import SESSION_ENDED, SESSION_TYPES, SessionCore
 from tables.engine.settings import settings_check
 from tables.engine.settlement import is_player_id
 from tables.engine.table import Seating, Who
-
-
-def _own(state: GameState) -> LMState:
-    assert isinstance(state, LMState)
-    return state
 
 
 def _shape_extras(action: Action) -> None:
@@ -307,6 +301,7 @@ class LansquenetModerne(SessionCore[LMState]):
     rules_file = "lansquenet-moderne.md"  # docs/rules/lansquenet-moderne.md
     default_seat_count = 12
     actions: Mapping[str, ActionSpec] = ACTIONS
+    handlers = HANDLERS
     coup_start_phases = frozenset({BANK_PENDING})  # COM-3.8, LM-4.0.1
     new_pack_actions = frozenset({"shuffle_pack"})  # LM-3.3, LM-3.4
     has_claims = False
@@ -318,8 +313,7 @@ class LansquenetModerne(SessionCore[LMState]):
         "end_session": "LM_R_END_BETWEEN",
     }
     # Every code this game may answer with (tests/engine/test_words.py checks their words).
-    error_codes: tuple[str, ...] = (
-        *COMMON_ERROR_CODES,
+    error_codes: tuple[str, ...] = with_common_errors(
         "LM_E_BANK_FIXED",
         "LM_E_NOTHING_STAKED",
         "LM_E_MUST_PASS",
@@ -327,11 +321,7 @@ class LansquenetModerne(SessionCore[LMState]):
         "LM_E_ALREADY_ANSWERED",
         "LM_E_PACK_NOT_EMPTY",
     )
-    reason_codes: tuple[str, ...] = (
-        "R_STATE",
-        "R_CROUPIER_ONLY",
-        "R_CROUPIER_NEVER_PLAYS",
-        "R_BANKER_ONLY",
+    reason_codes: tuple[str, ...] = with_shared_reasons(
         "R_SEATED_HOLDS",
         "R_MAX_BANK",
         "R_LEFT_TO_COVER",
@@ -396,7 +386,7 @@ class LansquenetModerne(SessionCore[LMState]):
         return LMState(config=config, seating=seating, pack=Pack(config.decks))  # LM-3.1
 
     def apply(self, state: GameState, action: Action) -> LMState:
-        st = _own(state)
+        st = own_state(state, LMState)
         _shape_extras(action)
         if st.phase == SESSION_ENDED:
             raise refused(st, action, "LM_R_SESSION_ENDED")  # LM-4.0, LM-I22
@@ -409,15 +399,14 @@ class LansquenetModerne(SessionCore[LMState]):
             and st.current_offer.must_pass is not None
         ):
             raise RuleError("LM_E_MUST_PASS", banker=st.current_offer.must_pass)  # LM-6.3.1
-        if action.type in SESSION_TYPES:
-            return self.session_apply(st, action)
-        return HANDLERS[action.type](st, action)
+        return self.dispatch(st, action)
 
     def legal_actions(self, state: GameState) -> tuple[LegalAction, ...]:
-        return legal_actions(_own(state))
+        return legal_actions(own_state(state, LMState))
 
     def view(self, state: GameState) -> dict[str, Any]:
-        return table_view(_own(state), legal_actions(_own(state)))
+        st = own_state(state, LMState)
+        return table_view(st, legal_actions(st))
 
 
 GAME = LansquenetModerne()

@@ -11,7 +11,7 @@ from typing import Any
 
 from tables.engine.actions import Action
 from tables.engine.errors import RuleError, wrong_state
-from tables.engine.game import LegalAction, hand_view
+from tables.engine.game import LegalAction, lansquenet_hands, sorted_types
 from tables.engine.lansquenet_moderne.state import (
     ABANDONMENT_PENDING,
     BANK_DECISION,
@@ -30,31 +30,14 @@ from tables.engine.lansquenet_moderne.state import (
 )
 from tables.engine.session import ADD_STANDING, SESSION_ENDED, first_banker_legal, session_legal
 from tables.engine.settlement import CROUPIER
-from tables.engine.table import Actor, Who
+from tables.engine.table import Actor
 
 # -- checks shared by the handlers (COM-10.2) -------------------------------------------------
 
 
-def _legal_types(st: LMState) -> list[str]:
-    return sorted({legal.type for legal in legal_actions(st)})
-
-
 def refused(st: LMState, action: Action, where: str = "R_STATE") -> RuleError:
     """E_WRONG_STATE; ``where`` (a code) may say why not here."""
-    return wrong_state(action.type, st.phase, _legal_types(st), where)
-
-
-def acting(st: LMState, action: Action) -> Who:
-    """COM-10.2 step 3, first half: who is acting (LM-2.4, LM-I21)."""
-    return st.seating.resolve(action.actor)
-
-
-def croupier_only(st: LMState, action: Action) -> None:
-    acting(st, action).require_croupier(action.type, "R_CROUPIER_ONLY")
-
-
-def banker_only(st: LMState, action: Action) -> Who:
-    return acting(st, action).require_banker(action.type, st.banker, "R_BANKER_ONLY")
+    return wrong_state(action.type, st.phase, sorted_types(legal_actions(st)), where)
 
 
 # -- legal actions (LM-4.0.3) ------------------------------------------------------------------
@@ -207,18 +190,6 @@ def expected_phrase(st: LMState) -> dict[str, Any]:
     return {"code": "X_ACCEPT_OR_DECLINE", "player": st.who_at(offer.current)}
 
 
-def _hands(cards: dict[str, Any]) -> list[dict[str, Any]]:
-    """The banker's card, the pontes' card, then the middle cards, if any (LM-4.6)."""
-    banker, pontes = cards["banker"], cards["pontes"]
-    hands = [
-        hand_view("banker", [banker] if banker else []),
-        hand_view("pontes", [pontes] if pontes else []),
-    ]
-    if cards["middle"]:
-        hands.append(hand_view("middle", cards["middle"]))
-    return hands
-
-
 def table_view(st: LMState, legal: Sequence[LegalAction]) -> dict[str, Any]:
     """The JSON-ready table screen; ``legal`` lists the buttons the console may offer."""
     coup = st.coup
@@ -243,7 +214,7 @@ def table_view(st: LMState, legal: Sequence[LegalAction]) -> dict[str, Any]:
         "to_cover": coup.uncovered if coup is not None else None,
         "stakes": stakes,
         "cards": cards,
-        "hands": _hands(cards),
+        "hands": lansquenet_hands(cards["banker"], cards["pontes"], cards["middle"]),
         "next_seat": None,  # the croupier turns the cards: nobody's seat receives one
         "pack": None
         if st.phase == SESSION_ENDED

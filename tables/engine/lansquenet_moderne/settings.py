@@ -15,6 +15,7 @@ from tables.engine.settings import (
     cagnotte_settings,
     chips_setting,
     choice_setting,
+    fixed_setting,
     int_setting,
     is_int,
 )
@@ -60,7 +61,7 @@ def settings_table(seat_count: int) -> tuple[Setting, ...]:
     """§1, in the order of the table (later rows read earlier ones)."""
     return (
         int_setting("decks", 2, 1, 6),
-        int_setting("min_players", 2, 2, 2),
+        fixed_setting("min_players", 2),
         # COM-10.2.1: max_players is at most seat_count.
         int_setting("max_players", seat_count, 2, seat_count),
         CHIP_UNIT,
@@ -70,6 +71,6 @@ def settings_table(seat_count: int) -> tuple[Setting, ...]:
         choice_setting("banco_mode", "whole", ("whole", "remainder")),
         bool_setting("standing_completion", True),
         bool_setting("abandonment_offers", True),
-        int_setting("max_consecutive_purchases", 3, 3, 3),
+        fixed_setting("max_consecutive_purchases", 3),
         *cagnotte_settings(),
     )

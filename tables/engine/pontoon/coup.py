@@ -14,6 +14,7 @@ from dataclasses import replace
 
 from tables.engine.actions import Action
 from tables.engine.cards import Pack
+from tables.engine.checks import croupier_only
 from tables.engine.errors import (
     RuleError,
     above_limit,
@@ -22,8 +23,8 @@ from tables.engine.errors import (
     out_of_turn,
     table_size,
 )
-from tables.engine.money import amount_check, cagnotte_levy
-from tables.engine.pontoon.legal import croupier_only, refused, require, seated_player
+from tables.engine.money import amount_check, table_levy
+from tables.engine.pontoon.legal import refused, require, seated_player
 from tables.engine.pontoon.settings import CODE, DECKS, MIN_PLAYERS, Rules
 from tables.engine.pontoon.state import (
     BANK_TRANSFER,
@@ -124,6 +125,15 @@ def finished_check(state: PontoonState, action: Action) -> None:
         raise five_cards(coup.banker)
 
 
+def _player_in(state: PontoonState, action: Action, phase: str) -> tuple[Coup, Hand]:
+    """PT-7.1 a player's decision in ``phase``: the state, then the actor (``_coup_player``);
+    the coup in play and his hand."""
+    require(state, action, state.phase == phase)
+    coup = state.coup
+    assert coup is not None
+    return coup, _coup_player(state, coup, action)
+
+
 def _coup_player(state: PontoonState, coup: Coup, action: Action) -> Hand:
     """PT-7.5 a seated player of the coup, not the banker, who has not sat out."""
     who = seated_player(state, action)
@@ -192,10 +202,7 @@ def _deal_card(state: PontoonState, action: Action) -> PontoonState:
 
 
 def _stake(state: PontoonState, action: Action) -> PontoonState:
-    require(state, action, state.phase == STAKING)
-    coup = state.coup
-    assert coup is not None
-    hand = _coup_player(state, coup, action)
+    coup, hand = _player_in(state, action, STAKING)
     rules = state.rules
     amount = amount_check(action["amount"], rules.chip_unit)  # PT-7.1 step 8
     if amount < rules.min_stake:
@@ -209,10 +216,7 @@ def _stake(state: PontoonState, action: Action) -> PontoonState:
 
 
 def _sit_out(state: PontoonState, action: Action) -> PontoonState:
-    require(state, action, state.phase == STAKING)
-    coup = state.coup
-    assert coup is not None
-    hand = _coup_player(state, coup, action)
+    coup, hand = _player_in(state, action, STAKING)
     if hand.staked:  # PT-7.1 step 9
         raise already_staked(hand.player, hand.initial)
     # PT-4.1.2, PT-I15 his card stays dealt and recorded; he takes no further part.
@@ -232,10 +236,7 @@ def _after_speaking(state: PontoonState, coup: Coup) -> PontoonState:
 
 def _play_turn(state: PontoonState, action: Action) -> Hand:
     """Steps 3, 4 and 6 of a player's decision in ``player_turns``."""
-    require(state, action, state.phase == PLAYER_TURNS)
-    coup = state.coup
-    assert coup is not None
-    hand = _coup_player(state, coup, action)
+    coup, hand = _player_in(state, action, PLAYER_TURNS)
     current = coup.current
     assert current is not None
     if hand.seat != current.seat:
@@ -372,12 +373,7 @@ def settlement_transfers(coup: Coup, rules: Rules) -> tuple[Transfer, ...]:
             transfers.append(Transfer(hand.player, coup.banker, collected, "stake_lost"))
             gross += collected
     # PT-5.5, COM-6.2 to COM-6.4 the cagnotte on the gross win, due even on a losing coup.
-    levy = cagnotte_levy(
-        gross,
-        rate_bp=rules.cagnotte_rate_bp,
-        step=rules.cagnotte_step,
-        rounding=rules.cagnotte_rounding,
-    )
+    levy = table_levy(gross, rules)
     if levy > 0:
         transfers.append(Transfer(coup.banker, CAGNOTTE, levy, "cagnotte"))
     return tuple(transfers)

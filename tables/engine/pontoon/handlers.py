@@ -28,13 +28,13 @@ from tables.engine.actions import (
     spec,
 )
 from tables.engine.errors import (
-    COMMON_ERROR_CODES,
-    bad_setting,
     not_eligible,
     out_of_turn,
     unknown_action,
+    with_common_errors,
+    with_shared_reasons,
 )
-from tables.engine.game import GameState, LegalAction
+from tables.engine.game import GameState, LegalAction, own_state
 from tables.engine.pontoon.coup import COUP_HANDLERS, finished_check
 from tables.engine.pontoon.legal import (
     EXPECTED_CODES,
@@ -51,8 +51,15 @@ from tables.engine.pontoon.state import (
     Offer,
     PontoonState,
 )
-from tables.engine.session import SESSION_ENDED, SESSION_TYPES, SessionCore, session_specs
-from tables.engine.settings import is_int, settings_check
+from tables.engine.session import (
+    SESSION_ENDED,
+    SESSION_TYPES,
+    SessionCore,
+    banker_seat_left,
+    seat_banker,
+    session_specs,
+)
+from tables.engine.settings import seat_count_check, settings_check
 from tables.engine.table import Seating, Who
 
 # -- actions (PT-7.3) --------------------------------------------------------------------------
@@ -159,23 +166,19 @@ class Pontoon(SessionCore[PontoonState]):
     rules_file = "pontoon.md"  # docs/rules/pontoon.md
     default_seat_count = DEFAULT_SEAT_COUNT
     actions: Mapping[str, ActionSpec] = ACTIONS
+    handlers = HANDLERS
     coup_start_phases = frozenset({COUP_START})  # COM-3.8, PT-6.6
     new_pack_actions: frozenset[str] = frozenset()  # PT-3.1 a fresh deck at every start_coup
     has_claims = False
     # Every code this game may answer with (tests/engine/test_words.py checks their words).
-    error_codes: tuple[str, ...] = (
-        *COMMON_ERROR_CODES,
+    error_codes: tuple[str, ...] = with_common_errors(
         "PT_E_ALREADY_STAKED",
         "PT_E_BUY_AFTER_TWIST",
         "PT_E_FIVE_CARDS",
         "PT_E_STICK_UNDER_15",
         "PT_E_PONTOON_NO_DECISION",
     )
-    reason_codes: tuple[str, ...] = (
-        "R_STATE",
-        "R_CROUPIER_ONLY",
-        "R_CROUPIER_NEVER_PLAYS",
-        "R_BANKER_ONLY",
+    reason_codes: tuple[str, ...] = with_shared_reasons(
         "R_IS_BANKER",
         "R_MAX_STAKE",
         "PT_R_HAS_BUST",
@@ -193,15 +196,15 @@ class Pontoon(SessionCore[PontoonState]):
 
     def first_banker(self, state: PontoonState, seat: int) -> PontoonState:
         """PT-6.4 the first banker, chosen by agreement or by lot (COM-9.2)."""
-        return replace(state, banker=state.seating.player_at(seat), vacant=False)
+        return seat_banker(state, seat)
 
     def left(self, state: PontoonState, who: Who) -> PontoonState:
-        if who.kind != "seat" or who.player != state.banker:
+        seat = banker_seat_left(state.banker, who)
+        if seat is None:
             return state
-        assert who.seat is not None
         # PT-6.3, COM-9.6 a banker who leaves gives up the bank: offered from his right.
         seating = state.seating
-        offerees = _named(seating, seating.rotation_from(who.seat))
+        offerees = _named(seating, seating.rotation_from(seat))
         if not offerees:  # PT-6.5 nobody left seated: the bank is vacant
             return replace(state, banker=None, vacant=True)
         offer = Offer(SUCCESSOR_OFFER, offerees)
@@ -214,9 +217,7 @@ class Pontoon(SessionCore[PontoonState]):
 
     def settings_validate(self, raw: Mapping[str, Any], seat_count: int) -> dict[str, Any]:
         """PT-1 the settings table; PT-1.1 anything else is ``E_SETTING``."""
-        if not is_int(seat_count) or seat_count < 2:
-            # COM-10.2.1
-            raise bad_setting("seat_count", seat_count, "S_AT_LEAST", minimum=2)
+        seat_count_check(seat_count, 2)
         # PT-1.2 max_players (fixed at 8) is capped by seat_count, not checked against it.
         return settings_check(SETTINGS, raw)
 
@@ -230,17 +231,13 @@ class Pontoon(SessionCore[PontoonState]):
         if action.type not in ACTIONS:  # the shape check has refused it already
             raise unknown_action(action.type, CODE)
         finished_check(state, action)  # PT-7.1 step 2, PT-7.2
-        if action.type in SESSION_TYPES:
-            return self.session_apply(state, action)
-        return HANDLERS[action.type](state, action)
+        return self.dispatch(state, action)
 
     def legal_actions(self, state: GameState) -> tuple[LegalAction, ...]:
-        assert isinstance(state, PontoonState)
-        return legal_actions(state)
+        return legal_actions(own_state(state, PontoonState))
 
     def view(self, state: GameState) -> dict[str, Any]:
-        assert isinstance(state, PontoonState)
-        return table_view(state)
+        return table_view(own_state(state, PontoonState))
 
 
 GAME = Pontoon()

@@ -9,8 +9,9 @@ from __future__ import annotations
 from typing import Any
 
 from tables.engine.actions import Action
+from tables.engine.checks import acting
 from tables.engine.errors import ParamValue, RuleError, wrong_state
-from tables.engine.game import LegalAction, hand_view
+from tables.engine.game import LegalAction, hand_view, sorted_types
 from tables.engine.pontoon.settings import CODE, MIN_PLAYERS
 from tables.engine.pontoon.state import (
     BANK_TRANSFER,
@@ -39,15 +40,11 @@ from tables.engine.table import Actor, Who
 # -- checks (PT-7.1) -----------------------------------------------------------------------------
 
 
-def _legal_types(state: PontoonState) -> list[str]:
-    return sorted({legal.type for legal in legal_actions(state)})
-
-
 def refused(
     state: PontoonState, action: Action, where: str = "R_STATE", **why: ParamValue
 ) -> RuleError:
     """E_WRONG_STATE; ``where`` (a code) may say why not here (PT-7.2: a finished hand)."""
-    return wrong_state(action.type, state.phase, _legal_types(state), where, **why)
+    return wrong_state(action.type, state.phase, sorted_types(legal_actions(state)), where, **why)
 
 
 def require(state: PontoonState, action: Action, allowed: bool) -> None:
@@ -59,16 +56,9 @@ def require(state: PontoonState, action: Action, allowed: bool) -> None:
 # -- step 4: actors (PT-7.5) -------------------------------------------------------------------
 
 
-def croupier_only(state: PontoonState, action: Action) -> Who:
-    """PT-7.5 ``start_coup``, ``deal_card`` and the session actions: the croupier only."""
-    who = state.seating.resolve(action.actor)
-    return who.require_croupier(action.type, "R_CROUPIER_ONLY")
-
-
 def seated_player(state: PontoonState, action: Action) -> Who:
     """A seated player, never the croupier or a standing player (PT-2.3, PT-7.5)."""
-    who = state.seating.resolve(action.actor)
-    return who.require_seated(
+    return acting(state, action).require_seated(
         action.type,
         "PT_R_STANDING_NO_ROLE",
         croupier="R_CROUPIER_NEVER_PLAYS",

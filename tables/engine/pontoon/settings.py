@@ -13,7 +13,9 @@ from tables.engine.settings import (
     bool_setting,
     cagnotte_settings,
     chips_setting,
+    fixed_setting,
     int_setting,
+    typed_rules,
 )
 
 CODE = "pontoon"
@@ -26,9 +28,9 @@ DECKS = 1  # PT-3.1 one 52-card deck
 # -- settings (PT-1) ---------------------------------------------------------------------------
 
 SETTINGS: tuple[Setting, ...] = (
-    int_setting("decks", DECKS, DECKS, DECKS),
-    int_setting("min_players", MIN_PLAYERS, MIN_PLAYERS, MIN_PLAYERS),
-    int_setting("max_players", MAX_PLAYERS, MAX_PLAYERS, MAX_PLAYERS),
+    fixed_setting("decks", DECKS),
+    fixed_setting("min_players", MIN_PLAYERS),
+    fixed_setting("max_players", MAX_PLAYERS),
     CHIP_UNIT,
     chips_setting("min_stake"),
     chips_setting("max_stake", None, nullable=True, at_least="min_stake"),
@@ -54,14 +56,9 @@ class Rules:
 
     @classmethod
     def of(cls, settings: Mapping[str, Any], seat_count: int) -> Rules:
-        return cls(
-            chip_unit=settings["chip_unit"],
-            min_stake=settings["min_stake"],
-            max_stake=settings["max_stake"],
-            buy_max_multiple=settings["buy_max_multiple"],
+        return typed_rules(
+            cls,
+            settings,
             collects_double=settings["banker_special_collects_double"],
-            cagnotte_rate_bp=settings["cagnotte_rate_bp"],
-            cagnotte_step=settings["cagnotte_step"],
-            cagnotte_rounding=settings["cagnotte_rounding"],
-            max_seated=min(settings["max_players"], seat_count),
+            max_seated=min(settings["max_players"], seat_count),  # PT-1.2
         )
