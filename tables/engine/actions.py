@@ -88,6 +88,10 @@ class ActionSpec:
         parts += [f"?{n}:{p.describe}" for n, p in self.optional.items()]
         return parts
 
+    def empty_actor_check(self, action: Action) -> None:
+        """``empty_actor_check`` naming what this action takes (``describe``)."""
+        empty_actor_check(action, self.describe())
+
     def check(self, action: Action) -> None:
         """``E_BAD_ACTION`` unless every parameter is present with the right type and no other."""
         if action.actor is None or isinstance(action.actor, bool):
@@ -117,6 +121,11 @@ def spec(
 ) -> ActionSpec:
     """Shorthand: ``spec("announce_bank", amount=AMOUNT)``."""
     return ActionSpec(type_, required, optional or {}, one_of)
+
+
+def by_type(*specs: ActionSpec) -> dict[str, ActionSpec]:
+    """A game's table of actions: each spec under its own type, in the order given."""
+    return {found.type: found for found in specs}
 
 
 def session_actions(player: Param) -> Mapping[str, ActionSpec]:

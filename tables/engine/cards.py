@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
 from tables.engine.errors import bad_rank, pack_empty, rank_exhausted
 
@@ -53,6 +54,10 @@ class Pack:
     def counts_left(self) -> dict[str, int]:
         """Cards of each rank not yet recorded, for the console's sabot panel."""
         return {rank: self.left_of(rank) for rank in RANKS}
+
+    def view(self) -> dict[str, Any]:
+        """The pack as every game's table screen shows it: the cards left, and of each rank."""
+        return {"left": self.left, "counts": self.counts_left()}
 
     def check_draw(self, rank: object, *, empty_hint: str = "R_NEW_PACK") -> str:
         """Validate a card about to be recorded, in the order of COM-10.2 step 5.

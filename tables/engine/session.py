@@ -17,8 +17,9 @@ beyond the table's maximum.
 
 A game's class inherits ``SessionCore`` and supplies only its differences: its own handlers
 (``handlers``, reached through ``dispatch``), what becomes of the bank when someone leaves
-(``left``, COM-9.6, LR-2.5; ``banker_seat_left``), what ending the session returns (``ended``,
-COM-7.2, LR-2.6), who the first banker becomes (``first_banker``; ``seat_banker``). Its state
+(``left``, COM-9.6, LR-2.5; by default only the banker's departure, ``banker_left``), what
+ending the session returns (``ended``, COM-7.2, LR-2.6), who the first banker becomes
+(``first_banker``; by default ``seat_banker``). Its state
 says how many may sit (``seat_limits``) and whether the first banker may still be set
 (``first_banker_open``). The legal actions of each game keep their own order; the session's
 entries are built here (``session_legal``, ``first_banker_legal``, ``ADD_STANDING``).
@@ -58,6 +59,9 @@ class SessionState(Protocol):
 
     @property
     def phase(self) -> str: ...
+
+    @property
+    def banker(self) -> str | None: ...
 
     @property
     def seat_limits(self) -> tuple[int, int]:
@@ -124,6 +128,10 @@ class SessionCore(Generic[S]):
 
     code: str
     title: str
+    # What the registry lists of the game (``Game``): a table of twelve seats unless the game
+    # says otherwise, and no call of claims opening the coup but where the game has one (CF-4.2).
+    default_seat_count: int = 12
+    has_claims: bool = False
     # The states where a new coup can start (COM-3.8): sit, leave and end_session there only.
     coup_start_phases: frozenset[str]
     # The E_NOT_ELIGIBLE reason (a code) given to anybody but the croupier (COM-3.7).
@@ -138,12 +146,19 @@ class SessionCore(Generic[S]):
         raise NotImplementedError
 
     def first_banker(self, state: S, seat: int) -> S:
-        """COM-9.2 the player at ``seat`` (checked) becomes the first banker."""
-        raise NotImplementedError
+        """COM-9.2 the player at ``seat`` (checked) becomes the first banker: ``seat_banker``,
+        for a game whose state names its banker and whether the bank is vacant."""
+        return seat_banker(state, seat)
 
     def left(self, state: S, who: Who) -> S:
-        """What follows a departure: ``state`` is the table without ``who`` (COM-9.6)."""
-        return state
+        """What follows a departure: ``state`` is the table without ``who`` (COM-9.6). Unless
+        the game says more, only a banker's departure matters: ``banker_left``."""
+        seat = banker_seat_left(state.banker, who)
+        return state if seat is None else self.banker_left(state, seat)
+
+    def banker_left(self, state: S, seat: int) -> S:
+        """COM-9.6 the banker left from ``seat`` and gives up the bank: who is offered it."""
+        raise NotImplementedError
 
     def ended(self, state: S) -> S:
         """COM-3.8 the session ended: whatever it returns, then ``session_ended``."""

@@ -11,6 +11,7 @@ from dataclasses import Field, dataclass, fields
 from typing import Any, ClassVar, Protocol, TypeVar
 
 from tables.engine.errors import ParamValue, bad_setting
+from tables.engine.money import Rounding
 
 Settings = Mapping[str, Any]
 Default = Any | Callable[[Settings], Any]
@@ -140,6 +141,16 @@ def cagnotte_settings() -> tuple[Setting, ...]:
         chips_setting("cagnotte_step"),
         choice_setting("cagnotte_rounding", "down", ("down", "nearest")),
     )
+
+
+@dataclass(frozen=True)
+class CagnotteRules:
+    """The typed levy settings of ``cagnotte_settings`` (COM-6.1, COM-6.3), which a game's typed
+    rules inherit: its own fields come after these."""
+
+    cagnotte_rate_bp: int
+    cagnotte_step: int
+    cagnotte_rounding: Rounding
 
 
 class _Dataclass(Protocol):

@@ -15,21 +15,9 @@ from typing import Any, Literal
 from tables.engine.actions import Action
 from tables.engine.cards import Pack, rank_check
 from tables.engine.checks import acting, banker_only, croupier_only
-from tables.engine.chemin_de_fer.legal import (
-    refused,
-)
+from tables.engine.chemin_de_fer import state as cf
+from tables.engine.chemin_de_fer.legal import refused
 from tables.engine.chemin_de_fer.state import (
-    BANCO_CALL,
-    BANK_DECISION,
-    BANK_PENDING,
-    BANKER_DRAW_DECISION,
-    BANKER_RESPONSE,
-    COMPLETION,
-    COVERED_PHASES,
-    DEALING,
-    HAND_OFFER,
-    OPEN_STAKING,
-    PONTE_DECISION,
     CFState,
     Coup,
     Offer,
@@ -54,8 +42,8 @@ from tables.engine.table import Actor, Seating
 def _covered_or_wrong(state: CFState, action: Action) -> RuleError:
     """CF-4.3.2 a stake or banco from R = 0 until the settlement is E_BANK_COVERED."""
     if state.coup is not None and (
-        state.phase in COVERED_PHASES
-        or (state.phase in (COMPLETION, OPEN_STAKING) and state.coup.left_to_cover == 0)
+        state.phase in cf.COVERED_PHASES
+        or (state.phase in (cf.COMPLETION, cf.OPEN_STAKING) and state.coup.left_to_cover == 0)
     ):
         return bank_covered(state.coup.bank)
     return refused(state, action)
@@ -74,7 +62,7 @@ def _claimant(seating: Seating, player: Actor) -> str:
 
 
 def _banco_call(state: CFState, action: Action) -> CFState:
-    if state.phase != BANCO_CALL:
+    if state.phase != cf.BANCO_CALL:
         raise _covered_or_wrong(state, action)
     croupier_only(state, action)
     coup = state.coup
@@ -116,12 +104,12 @@ def _banco_call(state: CFState, action: Action) -> CFState:
     if alone:
         holder = priority_order(state, alone, standing_order)[0]
         coup = replace(coup, stakes=((holder, coup.bank),), holder=holder, card_holder=holder)
-        return replace(state, phase=DEALING, coup=coup)
+        return replace(state, phase=cf.DEALING, coup=coup)
     if with_table:
         holder = priority_order(state, list(with_table), standing_order)[0]
         coup = replace(coup, stakes=((holder, with_table[holder]),), holder=holder)
-        return replace(state, phase=COMPLETION, coup=coup)
-    return replace(state, phase=OPEN_STAKING)  # « Qui ponte ? »
+        return replace(state, phase=cf.COMPLETION, coup=coup)
+    return replace(state, phase=cf.OPEN_STAKING)  # « Qui ponte ? »
 
 
 # -- CF-4.3 completion and open_staking --------------------------------------------------------
@@ -129,7 +117,11 @@ def _banco_call(state: CFState, action: Action) -> CFState:
 
 def _stake(state: CFState, action: Action) -> CFState:
     coup = state.coup
-    if state.phase not in (COMPLETION, OPEN_STAKING) or coup is None or coup.left_to_cover == 0:
+    if (
+        state.phase not in (cf.COMPLETION, cf.OPEN_STAKING)
+        or coup is None
+        or coup.left_to_cover == 0
+    ):
         raise _covered_or_wrong(state, action)
     who = acting(state, action)
     if who.kind == "croupier":
@@ -137,7 +129,7 @@ def _stake(state: CFState, action: Action) -> CFState:
     assert who.player is not None
     if who.player == state.banker:
         raise not_eligible(who.label, action.type, "CF_R_BANKER_STAKES")
-    if state.phase == COMPLETION and who.player == coup.holder:
+    if state.phase == cf.COMPLETION and who.player == coup.holder:
         raise not_eligible(who.label, action.type, "CF_R_HOLDS_WITH_TABLE")
     rules = state.rules
     amount = amount_check(action["amount"], rules.chip_unit)  # COM-5.1
@@ -154,7 +146,7 @@ def _stake(state: CFState, action: Action) -> CFState:
 
 
 def _close_bets(state: CFState, action: Action) -> CFState:
-    if state.phase not in (COMPLETION, OPEN_STAKING):
+    if state.phase not in (cf.COMPLETION, cf.OPEN_STAKING):
         raise refused(state, action)
     croupier_only(state, action)
     coup = state.coup
@@ -163,7 +155,7 @@ def _close_bets(state: CFState, action: Action) -> CFState:
     if total == 0:
         # CF-4.3.1 (1) / CF-I18 nobody staked: a coup of the record, not played.
         record = CoupRecord(len(state.coups) + 1, "no_play")
-        return replace(state, phase=BANK_PENDING, coup=None, coups=(*state.coups, record))
+        return replace(state, phase=cf.BANK_PENDING, coup=None, coups=(*state.coups, record))
     # CF-4.3.1 (2) / CF-I6 the uncovered part goes back to the banker's own chips.
     card_holder = coup.holder
     if card_holder is None:
@@ -173,7 +165,7 @@ def _close_bets(state: CFState, action: Action) -> CFState:
         standing_order = tuple(p for p, _ in coup.stakes if state.seating.seat_of(p) is None)
         card_holder = priority_order(state, tied, standing_order)[0]
     coup = replace(coup, bank=total, card_holder=card_holder)
-    return replace(state, phase=DEALING, coup=coup)
+    return replace(state, phase=cf.DEALING, coup=coup)
 
 
 # -- CF-4.4 dealing ----------------------------------------------------------------------------
@@ -186,7 +178,7 @@ def _draw(state: CFState, ranks: list[str]) -> Pack:
 
 
 def _deal(state: CFState, action: Action) -> CFState:
-    if state.phase != DEALING:
+    if state.phase != cf.DEALING:
         raise _covered_or_wrong(state, action)
     croupier_only(state, action)
     ponte: list[str] = action["ponte"]
@@ -198,7 +190,7 @@ def _deal(state: CFState, action: Action) -> CFState:
     coup = state.coup
     assert coup is not None and state.shoe is not None
     coup = replace(coup, ponte_cards=tuple(ponte), banker_cards=tuple(banker))
-    return replace(state, phase=PONTE_DECISION, coup=coup, shoe=replace(state.shoe, pack=pack))
+    return replace(state, phase=cf.PONTE_DECISION, coup=coup, shoe=replace(state.shoe, pack=pack))
 
 
 # -- CF-4.5 ponte_decision ---------------------------------------------------------------------
@@ -206,7 +198,7 @@ def _deal(state: CFState, action: Action) -> CFState:
 
 def _card_holder_only(state: CFState, action: Action) -> Coup:
     coup = state.coup
-    if state.phase != PONTE_DECISION or coup is None:
+    if state.phase != cf.PONTE_DECISION or coup is None:
         raise refused(state, action)
     who = acting(state, action)
     if who.kind == "croupier" or who.player != coup.card_holder:
@@ -233,7 +225,7 @@ def _ponte_speaks(said: Literal["stand", "draw"]) -> Callable[[CFState, Action],
         fault = ponte_fault(coup.ponte_cards, said)  # CF-8.1: recorded, never rejected
         faults = coup.faults if fault is None else (*coup.faults, fault)
         coup = replace(coup, ponte_said=said, faults=faults)
-        return replace(state, phase=BANKER_RESPONSE, coup=coup)
+        return replace(state, phase=cf.BANKER_RESPONSE, coup=coup)
 
     return handler
 
@@ -243,7 +235,7 @@ def _ponte_speaks(said: Literal["stand", "draw"]) -> Callable[[CFState, Action],
 
 def _banker_show_natural(state: CFState, action: Action) -> CFState:
     coup = state.coup
-    if state.phase != BANKER_RESPONSE or coup is None:
+    if state.phase != cf.BANKER_RESPONSE or coup is None:
         raise refused(state, action)
     banker_only(state, action)
     if not is_natural(coup.banker_cards):
@@ -253,14 +245,14 @@ def _banker_show_natural(state: CFState, action: Action) -> CFState:
 
 def _natural_not_shown(coup: Coup, phase: str) -> Coup:
     """CF-4.6.2 / CF-I10 a banker who plays on with a natural: noted, not penalised."""
-    if phase == BANKER_RESPONSE and is_natural(coup.banker_cards):
+    if phase == cf.BANKER_RESPONSE and is_natural(coup.banker_cards):
         return replace(coup, faults=(*coup.faults, "banker_natural_not_shown"))
     return coup
 
 
 def _ponte_third_card(state: CFState, action: Action) -> CFState:
     coup = state.coup
-    if state.phase != BANKER_RESPONSE or coup is None:
+    if state.phase != cf.BANKER_RESPONSE or coup is None:
         raise refused(state, action)
     if coup.ponte_said != "draw":
         raise RuleError("CF_E_NO_THIRD_CARD")  # CF-4.6
@@ -270,15 +262,17 @@ def _ponte_third_card(state: CFState, action: Action) -> CFState:
     coup = _natural_not_shown(coup, state.phase)
     coup = replace(coup, ponte_cards=(*coup.ponte_cards, action["rank"]))
     return replace(
-        state, phase=BANKER_DRAW_DECISION, coup=coup, shoe=replace(state.shoe, pack=pack)
+        state, phase=cf.BANKER_DRAW_DECISION, coup=coup, shoe=replace(state.shoe, pack=pack)
     )
 
 
 def _banker_plays_on(state: CFState, action: Action) -> Coup:
     """CF-4.6 after « Non », CF-4.7 after the ponte's third card: the banker's free choice."""
     coup = state.coup
-    after_non = state.phase == BANKER_RESPONSE and coup is not None and coup.ponte_said == "stand"
-    if not (after_non or state.phase == BANKER_DRAW_DECISION) or coup is None:
+    after_non = (
+        state.phase == cf.BANKER_RESPONSE and coup is not None and coup.ponte_said == "stand"
+    )
+    if not (after_non or state.phase == cf.BANKER_DRAW_DECISION) or coup is None:
         raise refused(state, action)
     banker_only(state, action)
     return coup
@@ -398,9 +392,9 @@ def pass_hand(state: CFState, *, outgoing: str | None, anchor: int) -> CFState:
     )
     if not offerees:
         # CF-6.7 / COM-9.7 vacant bank.
-        return replace(state, phase=BANK_PENDING, banker=None, offer=None)
+        return replace(state, phase=cf.BANK_PENDING, banker=None, offer=None)
     offer = Offer("hand", outgoing, anchor, offerees)
-    return replace(state, phase=HAND_OFFER, banker=outgoing, offer=offer)
+    return replace(state, phase=cf.HAND_OFFER, banker=outgoing, offer=offer)
 
 
 def suite_declined_by_all(state: CFState) -> CFState:
@@ -439,7 +433,7 @@ def _banker_wins(state: CFState, coup: Coup, number: int) -> CFState:
     # CF-5.1 / COM-6.6 bank := T + (T − c).
     return replace(
         state,
-        phase=BANK_DECISION,
+        phase=cf.BANK_DECISION,
         coup=None,
         bank_after=gross + gross - levy,
         last_outcome="banker_wins",
@@ -457,7 +451,7 @@ def _ponte_wins(state: CFState, coup: Coup, number: int) -> CFState:
     state = replace(state, coup=None, coups=(*state.coups, record))
     if state.adjudicated == banker:
         # CF-6.5 the adjudicated banker stays, announces a free bank, keeps his reliquat aside.
-        return replace(state, phase=BANK_PENDING, bank_rule=None, suite=False)
+        return replace(state, phase=cf.BANK_PENDING, bank_rule=None, suite=False)
     state = return_reliquat(state, banker, on_coup=True)  # CF-5.5 / COM-7.2
     seat = state.seating.seat_of(banker)
     assert seat is not None
@@ -479,7 +473,7 @@ def showdown(state: CFState) -> CFState:
     record = CoupRecord(number, "tie", (), coup.faults)
     return replace(
         state,
-        phase=BANK_DECISION,
+        phase=cf.BANK_DECISION,
         coup=None,
         bank_after=stake_total(coup),
         last_outcome="tie",

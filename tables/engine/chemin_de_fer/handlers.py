@@ -19,7 +19,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import replace
 from typing import Any
 
-from tables.engine.actions import AMOUNT, INT, RANK, Action, ActionSpec, Param, spec
+from tables.engine.actions import AMOUNT, INT, RANK, Action, ActionSpec, Param, by_type, spec
 from tables.engine.cards import Pack
 from tables.engine.checks import acting, banker_only, croupier_only
 from tables.engine.chemin_de_fer.coup import (
@@ -102,29 +102,31 @@ CLAIMS = Param(
 
 
 ACTIONS: Mapping[str, ActionSpec] = {
-    # CF-4.1 bank_pending
-    "new_shoe": spec("new_shoe", cut_by=INT),
-    "announce_bank": spec("announce_bank", amount=AMOUNT),
-    "give_up_bank": spec("give_up_bank"),
-    "offer_suite": spec("offer_suite"),
-    "accept_bank": spec("accept_bank"),
-    "decline_bank": spec("decline_bank"),
-    # CF-4.2 to CF-4.7 the coup
-    "banco_call": spec("banco_call", claims=CLAIMS),
-    "stake": spec("stake", amount=AMOUNT),
-    "close_bets": spec("close_bets"),
-    "deal": spec("deal", ponte=TWO_RANKS, banker=TWO_RANKS),
-    "ponte_show_natural": spec("ponte_show_natural"),
-    "ponte_stand": spec("ponte_stand"),
-    "ponte_draw": spec("ponte_draw"),
-    "banker_show_natural": spec("banker_show_natural"),
-    "ponte_third_card": spec("ponte_third_card", rank=RANK),
-    "banker_draw": spec("banker_draw", rank=RANK),
-    "banker_stand": spec("banker_stand"),
-    # CF-6 the bank after the coup
-    "continue_bank": spec("continue_bank", reliquat=AMOUNT),
-    "take_suite": spec("take_suite"),
-    "decline_suite": spec("decline_suite"),
+    **by_type(
+        # CF-4.1 bank_pending
+        spec("new_shoe", cut_by=INT),
+        spec("announce_bank", amount=AMOUNT),
+        spec("give_up_bank"),
+        spec("offer_suite"),
+        spec("accept_bank"),
+        spec("decline_bank"),
+        # CF-4.2 to CF-4.7 the coup
+        spec("banco_call", claims=CLAIMS),
+        spec("stake", amount=AMOUNT),
+        spec("close_bets"),
+        spec("deal", ponte=TWO_RANKS, banker=TWO_RANKS),
+        spec("ponte_show_natural"),
+        spec("ponte_stand"),
+        spec("ponte_draw"),
+        spec("banker_show_natural"),
+        spec("ponte_third_card", rank=RANK),
+        spec("banker_draw", rank=RANK),
+        spec("banker_stand"),
+        # CF-6 the bank after the coup
+        spec("continue_bank", reliquat=AMOUNT),
+        spec("take_suite"),
+        spec("decline_suite"),
+    ),
     # COM-3.8 session actions; CF has no set_first_banker (CF-6.6: E_UNKNOWN_ACTION)
     **session_specs(PLAYER_ID, first_banker=False),
 }
@@ -404,13 +406,11 @@ class CheminDeFer(SessionCore[CFState]):
     title = TITLE
     label = "Chemin de fer"
     rules_file = "chemin-de-fer.md"  # docs/rules/chemin-de-fer.md
-    default_seat_count = 12
     actions: Mapping[str, ActionSpec] = ACTIONS
     handlers = HANDLERS
     coup_start_phases = frozenset({BANK_PENDING})  # COM-3.8
     new_pack_actions = frozenset({"new_shoe"})  # CF-3.2
     has_claims = True  # CF-4.2 the banco call names who claims what
-    croupier_reason = "R_CROUPIER_ONLY"
     # Every code this game's errors and views may say (tests/engine/test_words.py).
     error_codes = ERROR_CODES
     reason_codes = REASON_CODES

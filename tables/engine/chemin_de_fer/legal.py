@@ -257,8 +257,7 @@ def table_view(state: CFState) -> dict[str, Any]:
     pack: dict[str, Any] | None = None
     if state.shoe is not None:
         pack = {
-            "left": state.shoe.pack.left,
-            "counts": state.shoe.pack.counts_left(),
+            **state.shoe.pack.view(),
             "before_stop_card": max(state.cards_before_stop, 0),
             "running": state.shoe_running,
             "cut_by": state.last_cutter,

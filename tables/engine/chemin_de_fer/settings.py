@@ -4,16 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from tables.engine.money import Rounding
-from tables.engine.settings import (
-    CHIP_UNIT,
-    Setting,
-    bool_setting,
-    cagnotte_settings,
-    chips_setting,
-    fixed_setting,
-    int_setting,
-)
+from tables.engine import settings as core
 from tables.engine.settlement import is_player_id
 
 CODE = "chemin_de_fer"
@@ -25,9 +16,9 @@ MIN_PLAYERS = 4  # CF-2.2
 # -- §1 settings ----------------------------------------------------------------------------
 
 
-def _fixed_banker_setting() -> Setting:
+def _fixed_banker_setting() -> core.Setting:
     """CF-6.5 / CF-I27: none, or a player id (checked against the seats at ``start``)."""
-    return Setting(
+    return core.Setting(
         "fixed_banker",
         None,
         lambda value, _: value is None or is_player_id(value),
@@ -35,25 +26,25 @@ def _fixed_banker_setting() -> Setting:
     )
 
 
-def settings_table(seat_count: int) -> tuple[Setting, ...]:
+def settings_table(seat_count: int) -> tuple[core.Setting, ...]:
     """The rows of §1 in order (chip_unit before the amounts that are multiples of it)."""
     return (
-        int_setting("decks", 3, 1, 8),  # CF-I21
-        fixed_setting("stop_card_from_end", STOP_CARD_FROM_END),  # CF-3.3
-        fixed_setting("min_players", MIN_PLAYERS),  # CF-2.2
-        int_setting("max_players", seat_count, 4, seat_count),  # CF-2.2 / CF-I22
-        CHIP_UNIT,  # COM-5.1
-        chips_setting("min_bank"),
-        chips_setting("max_bank", None, nullable=True, at_least="min_bank"),
-        chips_setting("min_stake"),
-        *cagnotte_settings(),  # COM-6.1, COM-6.3
-        bool_setting("fault_reimbursement", True),  # CF-I9
+        core.int_setting("decks", 3, 1, 8),  # CF-I21
+        core.fixed_setting("stop_card_from_end", STOP_CARD_FROM_END),  # CF-3.3
+        core.fixed_setting("min_players", MIN_PLAYERS),  # CF-2.2
+        core.int_setting("max_players", seat_count, 4, seat_count),  # CF-2.2 / CF-I22
+        core.CHIP_UNIT,  # COM-5.1
+        core.chips_setting("min_bank"),
+        core.chips_setting("max_bank", None, nullable=True, at_least="min_bank"),
+        core.chips_setting("min_stake"),
+        *core.cagnotte_settings(),  # COM-6.1, COM-6.3
+        core.bool_setting("fault_reimbursement", True),  # CF-I9
         _fixed_banker_setting(),  # CF-I20, CF-I27
     )
 
 
 @dataclass(frozen=True)
-class Rules:
+class Rules(core.CagnotteRules):
     """The validated settings of one table."""
 
     decks: int
@@ -62,9 +53,6 @@ class Rules:
     min_bank: int
     max_bank: int | None
     min_stake: int
-    cagnotte_rate_bp: int
-    cagnotte_step: int
-    cagnotte_rounding: Rounding
     fault_reimbursement: bool
     fixed_banker: str | None
 

@@ -22,6 +22,7 @@ from tables.engine.actions import (
     SESSION_ACTIONS,
     Action,
     ActionSpec,
+    by_type,
     empty_actor_check,
     spec,
 )
@@ -284,7 +285,7 @@ def _actions() -> Mapping[str, ActionSpec]:
         spec("accept_bank"),
         spec("decline_bank"),
     )
-    return {**{action.type: action for action in own}, **SESSION_ACTIONS}
+    return {**by_type(*own), **SESSION_ACTIONS}
 
 
 class Landsknecht(SessionCore[LRState]):
@@ -294,12 +295,10 @@ class Landsknecht(SessionCore[LRState]):
     title = TITLE
     label = "Landsknecht (Russian)"
     rules_file = "landsknecht-russe.md"  # docs/rules/landsknecht-russe.md
-    default_seat_count = 12
     actions: Mapping[str, ActionSpec] = _actions()
     handlers = _HANDLERS
     coup_start_phases = frozenset({BANK_PENDING})  # COM-3.8, LR-4.0.1
     new_pack_actions = frozenset({"shuffle_pack"})  # LR-3.2 to LR-3.4
-    has_claims = False
     # Every code this game may answer with (tests/engine/test_words.py checks their words).
     error_codes: tuple[str, ...] = with_common_errors(
         "LR_E_RESERVE_NOT_OPEN",

@@ -229,9 +229,7 @@ def table_view(state: LRState) -> dict[str, Any]:
         "cards": cards,
         "hands": lansquenet_hands(cards["banker"], cards["ponters"], cards["middle"]),
         "next_seat": None,  # the croupier turns the cards: nobody's seat receives one
-        "pack": None
-        if state.phase == SESSION_ENDED
-        else {"left": state.pack.left, "counts": state.pack.counts_left()},
+        "pack": None if state.phase == SESSION_ENDED else state.pack.view(),
         "expected": expected_phrase(state),
         "bank_rule": state.bank_rule.describe(),
         "shuffle_due": state.shuffle_due,

@@ -13,6 +13,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import replace
 from typing import Any
 
+from tables.engine import session
 from tables.engine.actions import (
     AMOUNT,
     INT,
@@ -21,7 +22,7 @@ from tables.engine.actions import (
     SEAT,
     Action,
     ActionSpec,
-    empty_actor_check,
+    by_type,
     spec,
 )
 from tables.engine.errors import (
@@ -56,14 +57,6 @@ from tables.engine.lansquenet_classique.state import (
     banker_seat,
     seat_label,
 )
-from tables.engine.session import (
-    SESSION_ENDED,
-    SESSION_TYPES,
-    SessionCore,
-    banker_seat_left,
-    seat_banker,
-    session_specs,
-)
 from tables.engine.settings import settings_check
 from tables.engine.table import Actor, Seating, Who
 
@@ -71,18 +64,20 @@ from tables.engine.table import Actor, Seating, Who
 
 
 ACTIONS: Mapping[str, ActionSpec] = {
-    "start_coup": spec("start_coup"),
-    "deal_card": spec("deal_card", to=SEAT, rank=RANK),
-    "turn_card": spec("turn_card", rank=RANK),
-    "carabin_bet": spec("carabin_bet", amount=AMOUNT),
-    "keep_bank": spec("keep_bank"),
-    "pass_bank": spec("pass_bank"),
-    "accept_bank": spec("accept_bank"),
-    "decline_bank": spec("decline_bank"),
-    "rejouissance": spec("rejouissance", amount=INT),  # LC-I7: named, never accepted
+    **by_type(
+        spec("start_coup"),
+        spec("deal_card", to=SEAT, rank=RANK),
+        spec("turn_card", rank=RANK),
+        spec("carabin_bet", amount=AMOUNT),
+        spec("keep_bank"),
+        spec("pass_bank"),
+        spec("accept_bank"),
+        spec("decline_bank"),
+        spec("rejouissance", amount=INT),  # LC-I7: named, never accepted
+    ),
     # COM-3.8 session actions, with the stricter player id of LC-5.0.1 step 1: a non-empty
     # string other than the reserved owner names.
-    **session_specs(PLAYER_ID),
+    **session.session_specs(PLAYER_ID),
 }
 
 # LC-5.0.1 step 3: the croupier records the cards (and the session actions, tables.engine.session).
@@ -153,7 +148,7 @@ _HANDLERS: Mapping[str, Handler] = {
     "accept_bank": _accept_bank,
     "decline_bank": _decline_bank,
 }
-assert set(_HANDLERS) | set(SESSION_TYPES) | {"rejouissance"} == set(ACTIONS)
+assert set(_HANDLERS) | set(session.SESSION_TYPES) | {"rejouissance"} == set(ACTIONS)
 
 
 def _names_seat(state: LCState, actor: Actor | None, seat: int) -> bool:
@@ -168,18 +163,16 @@ def _names_seat(state: LCState, actor: Actor | None, seat: int) -> bool:
 # -- the game ---------------------------------------------------------------------------------
 
 
-class LansquenetClassique(SessionCore[LCState]):
+class LansquenetClassique(session.SessionCore[LCState]):
     """The ``Game`` of lansquenet classique."""
 
     code = CODE
     title = TITLE
     label = "Lansquenet (classic)"
     rules_file = "lansquenet-classique.md"  # docs/rules/lansquenet-classique.md
-    default_seat_count = 12
     actions: Mapping[str, ActionSpec] = ACTIONS
     coup_start_phases = frozenset({COUP_START})  # COM-3.8
     new_pack_actions: frozenset[str] = frozenset()  # LC-3.1 a fresh pack at every start_coup
-    has_claims = False
     # Every code this game may answer with (tests/engine/test_words.py checks their words).
     error_codes: tuple[str, ...] = with_common_errors(
         "LC_E_NOT_REPRISE",
@@ -202,16 +195,11 @@ class LansquenetClassique(SessionCore[LCState]):
     expected_codes = EXPECTED_CODES
 
     # -- COM-3.8 what the session actions do here ---------------------------------------------
+    # COM-9.2 the first banker, chosen by agreement or by lot, only a coupeur (LC-2.1), takes
+    # the bank as SessionCore.first_banker has it.
 
-    def first_banker(self, state: LCState, seat: int) -> LCState:
-        """COM-9.2 the first banker, chosen by agreement or by lot; only a coupeur (LC-2.1)."""
-        return seat_banker(state, seat)
-
-    def left(self, state: LCState, who: Who) -> LCState:
+    def banker_left(self, state: LCState, seat: int) -> LCState:
         """A banker who leaves gives up the bank (LC-7.3, COM-9.6)."""
-        seat = banker_seat_left(state.banker, who)
-        if seat is None:
-            return state
         # LC-7.3 offered from the seat to the right of his former seat, without him; banker null.
         offer = bank_offer(state.seating, seat, include_banker=False)
         if not offer:
@@ -228,7 +216,12 @@ class LansquenetClassique(SessionCore[LCState]):
     def ended(self, state: LCState) -> LCState:
         """COM-3.8 end_session: nothing to return in this game (LC-8.4)."""
         return replace(
-            state, phase=SESSION_ENDED, banker=None, vacant=False, offer=(), forced_successor=False
+            state,
+            phase=session.SESSION_ENDED,
+            banker=None,
+            vacant=False,
+            offer=(),
+            forced_successor=False,
         )
 
     # -- settings and start --------------------------------------------------------------------
@@ -245,7 +238,7 @@ class LansquenetClassique(SessionCore[LCState]):
     def apply(self, state: Any, action: Action) -> LCState:
         assert isinstance(state, LCState)
         # Step 1 (the rest is the shape check of game.step): the actor is a non-empty string.
-        empty_actor_check(action, ACTIONS[action.type].describe())
+        ACTIONS[action.type].empty_actor_check(action)
         # Step 2: réjouissance first, in every state (LC-I7).
         if action.type == "rejouissance":
             raise RuleError("LC_E_NO_REJOUISSANCE")
@@ -259,7 +252,7 @@ class LansquenetClassique(SessionCore[LCState]):
             and _names_seat(state, action.actor, state.offer[0])
         ):
             raise RuleError("LC_E_CANNOT_REFUSE")
-        if action.type in SESSION_TYPES:
+        if action.type in session.SESSION_TYPES:
             return self.session_apply(state, action)
         self._state_check(state, action.type)
         # Step 3: the actor is at the table, then may perform the action at all.

@@ -207,7 +207,7 @@ def table_view(state: LCState) -> dict[str, Any]:
         cards["talon"] = list(coup.turned)
     pack = None
     if coup is not None and state.phase in (DEAL, BANKER_CARD, DRAWING):
-        pack = {"left": coup.pack.left, "counts": coup.pack.counts_left()}
+        pack = coup.pack.view()
     return {
         "phase": state.phase,
         "banker": state.banker,

@@ -299,13 +299,10 @@ class LansquenetModerne(SessionCore[LMState]):
     title = TITLE
     label = "Lansquenet (modern)"
     rules_file = "lansquenet-moderne.md"  # docs/rules/lansquenet-moderne.md
-    default_seat_count = 12
     actions: Mapping[str, ActionSpec] = ACTIONS
     handlers = HANDLERS
     coup_start_phases = frozenset({BANK_PENDING})  # COM-3.8, LM-4.0.1
     new_pack_actions = frozenset({"shuffle_pack"})  # LM-3.3, LM-3.4
-    has_claims = False
-    croupier_reason = "R_CROUPIER_ONLY"
     session_why: ClassVar[Mapping[str, str]] = {
         "sit": "LM_R_SIT_BETWEEN",
         "leave": "LM_R_LEAVE_BETWEEN",

@@ -216,9 +216,7 @@ def table_view(st: LMState, legal: Sequence[LegalAction]) -> dict[str, Any]:
         "cards": cards,
         "hands": lansquenet_hands(cards["banker"], cards["pontes"], cards["middle"]),
         "next_seat": None,  # the croupier turns the cards: nobody's seat receives one
-        "pack": None
-        if st.phase == SESSION_ENDED
-        else {"left": st.pack.left, "counts": st.pack.counts_left()},
+        "pack": None if st.phase == SESSION_ENDED else st.pack.view(),
         "expected": expected_phrase(st),
         "round": coup.round if coup is not None and st.phase == SPEAKING else None,
         "bank_rule": None

@@ -5,20 +5,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+from tables.engine import settings as core
 from tables.engine.money import Rounding
-from tables.engine.settings import (
-    CHIP_UNIT,
-    Allowed,
-    Setting,
-    Settings,
-    bool_setting,
-    cagnotte_settings,
-    chips_setting,
-    choice_setting,
-    fixed_setting,
-    int_setting,
-    is_int,
-)
 
 CODE = "lansquenet_moderne"
 TITLE = "lansquenet moderne"
@@ -44,33 +32,33 @@ class Config:
     cagnotte_rounding: Rounding = "down"
 
 
-def _min_stake_setting() -> Setting:
+def _min_stake_setting() -> core.Setting:
     """``min_stake``: a multiple of ``chip_unit`` from ``chip_unit`` to ``min_bank`` (LM-I14)."""
 
-    def check(value: Any, earlier: Settings) -> bool:
+    def check(value: Any, earlier: core.Settings) -> bool:
         unit: int = earlier["chip_unit"]
-        return is_int(value) and unit <= value <= earlier["min_bank"] and value % unit == 0
+        return core.is_int(value) and unit <= value <= earlier["min_bank"] and value % unit == 0
 
-    def allowed(earlier: Settings) -> Allowed:
+    def allowed(earlier: core.Settings) -> core.Allowed:
         return "LM_S_MIN_STAKE", {"chip_unit": earlier["chip_unit"], "floor": earlier["min_bank"]}
 
-    return Setting("min_stake", lambda earlier: earlier["chip_unit"], check, allowed)
+    return core.Setting("min_stake", lambda earlier: earlier["chip_unit"], check, allowed)
 
 
-def settings_table(seat_count: int) -> tuple[Setting, ...]:
+def settings_table(seat_count: int) -> tuple[core.Setting, ...]:
     """§1, in the order of the table (later rows read earlier ones)."""
     return (
-        int_setting("decks", 2, 1, 6),
-        fixed_setting("min_players", 2),
+        core.int_setting("decks", 2, 1, 6),
+        core.fixed_setting("min_players", 2),
         # COM-10.2.1: max_players is at most seat_count.
-        int_setting("max_players", seat_count, 2, seat_count),
-        CHIP_UNIT,
-        chips_setting("min_bank"),
-        chips_setting("max_bank", None, nullable=True, at_least="min_bank"),
+        core.int_setting("max_players", seat_count, 2, seat_count),
+        core.CHIP_UNIT,
+        core.chips_setting("min_bank"),
+        core.chips_setting("max_bank", None, nullable=True, at_least="min_bank"),
         _min_stake_setting(),
-        choice_setting("banco_mode", "whole", ("whole", "remainder")),
-        bool_setting("standing_completion", True),
-        bool_setting("abandonment_offers", True),
-        fixed_setting("max_consecutive_purchases", 3),
-        *cagnotte_settings(),
+        core.choice_setting("banco_mode", "whole", ("whole", "remainder")),
+        core.bool_setting("standing_completion", True),
+        core.bool_setting("abandonment_offers", True),
+        core.fixed_setting("max_consecutive_purchases", 3),
+        *core.cagnotte_settings(),
     )

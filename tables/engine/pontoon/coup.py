@@ -24,16 +24,10 @@ from tables.engine.errors import (
     table_size,
 )
 from tables.engine.money import amount_check, table_levy
+from tables.engine.pontoon import state as pt
 from tables.engine.pontoon.legal import refused, require, seated_player
 from tables.engine.pontoon.settings import CODE, DECKS, MIN_PLAYERS, Rules
 from tables.engine.pontoon.state import (
-    BANK_TRANSFER,
-    BANKER_TURN,
-    COUP_START,
-    FIRST_ROUND,
-    PLAYER_TURNS,
-    SECOND_ROUND,
-    STAKING,
     Coup,
     Hand,
     Offer,
@@ -160,7 +154,7 @@ def _coup_banker(state: PontoonState, coup: Coup, action: Action) -> Who:
 
 
 def _start_coup(state: PontoonState, action: Action) -> PontoonState:
-    require(state, action, state.phase == COUP_START and state.banker is not None)
+    require(state, action, state.phase == pt.COUP_START and state.banker is not None)
     seated = state.seating.seated_count
     if not MIN_PLAYERS <= seated <= state.rules.max_seated:  # PT-2.1, PT-1.2
         raise table_size(CODE, MIN_PLAYERS, state.rules.max_seated, seated)
@@ -176,11 +170,11 @@ def _start_coup(state: PontoonState, action: Action) -> PontoonState:
     )
     # PT-3.1 a fresh deck: card tracking restarts at every start_coup (PT-I9).
     coup = Coup(state.banker, banker_seat, hands, pack=Pack(DECKS))
-    return replace(state, phase=FIRST_ROUND, coup=coup, coup_started=True, offer=None)
+    return replace(state, phase=pt.FIRST_ROUND, coup=coup, coup_started=True, offer=None)
 
 
 def _deal_card(state: PontoonState, action: Action) -> PontoonState:
-    require(state, action, state.phase in (FIRST_ROUND, SECOND_ROUND))
+    require(state, action, state.phase in (pt.FIRST_ROUND, pt.SECOND_ROUND))
     croupier_only(state, action)
     coup = state.coup
     assert coup is not None
@@ -192,8 +186,8 @@ def _deal_card(state: PontoonState, action: Action) -> PontoonState:
     rank: str = action["rank"]
     if to == coup.banker_seat:
         coup = replace(coup, pack=pack, banker_cards=(*coup.banker_cards, rank))
-        if state.phase == FIRST_ROUND:
-            return replace(state, phase=STAKING, coup=coup)  # PT-4.1.1
+        if state.phase == pt.FIRST_ROUND:
+            return replace(state, phase=pt.STAKING, coup=coup)  # PT-4.1.1
         return _after_play(state, coup)  # PT-4.2
     hand = coup.hand_at(to)
     assert hand is not None
@@ -202,7 +196,7 @@ def _deal_card(state: PontoonState, action: Action) -> PontoonState:
 
 
 def _stake(state: PontoonState, action: Action) -> PontoonState:
-    coup, hand = _player_in(state, action, STAKING)
+    coup, hand = _player_in(state, action, pt.STAKING)
     rules = state.rules
     amount = amount_check(action["amount"], rules.chip_unit)  # PT-7.1 step 8
     if amount < rules.min_stake:
@@ -216,7 +210,7 @@ def _stake(state: PontoonState, action: Action) -> PontoonState:
 
 
 def _sit_out(state: PontoonState, action: Action) -> PontoonState:
-    coup, hand = _player_in(state, action, STAKING)
+    coup, hand = _player_in(state, action, pt.STAKING)
     if hand.staked:  # PT-7.1 step 9
         raise already_staked(hand.player, hand.initial)
     # PT-4.1.2, PT-I15 his card stays dealt and recorded; he takes no further part.
@@ -230,13 +224,13 @@ def _after_speaking(state: PontoonState, coup: Coup) -> PontoonState:
         return replace(state, coup=coup)
     if not any(hand.staked for hand in coup.hands):
         # PT-4.1.3 every player sat out: no settlement, not listed, the bank stays.
-        return replace(state, phase=COUP_START, coup=coup)
-    return replace(state, phase=SECOND_ROUND, coup=coup)
+        return replace(state, phase=pt.COUP_START, coup=coup)
+    return replace(state, phase=pt.SECOND_ROUND, coup=coup)
 
 
 def _play_turn(state: PontoonState, action: Action) -> Hand:
     """Steps 3, 4 and 6 of a player's decision in ``player_turns``."""
-    coup, hand = _player_in(state, action, PLAYER_TURNS)
+    coup, hand = _player_in(state, action, pt.PLAYER_TURNS)
     current = coup.current
     assert current is not None
     if hand.seat != current.seat:
@@ -294,14 +288,14 @@ def _after_card(state: PontoonState, coup: Coup, hand: Hand) -> PontoonState:
 def _after_play(state: PontoonState, coup: Coup) -> PontoonState:
     """PT-4.2.4 next player; when all have finished, the banker's turn or the settlement."""
     if coup.current is not None:
-        return replace(state, phase=PLAYER_TURNS, coup=coup)
+        return replace(state, phase=pt.PLAYER_TURNS, coup=coup)
     if any(hand.in_play for hand in coup.hands):
-        return replace(state, phase=BANKER_TURN, coup=coup)
+        return replace(state, phase=pt.BANKER_TURN, coup=coup)
     return _settle(state, coup)  # PT-I11 every player has bust: the banker does not play
 
 
 def _banker_draw(state: PontoonState, action: Action) -> PontoonState:
-    require(state, action, state.phase == BANKER_TURN)  # PT-4.3
+    require(state, action, state.phase == pt.BANKER_TURN)  # PT-4.3
     coup = state.coup
     assert coup is not None
     _coup_banker(state, coup, action)
@@ -314,7 +308,7 @@ def _banker_draw(state: PontoonState, action: Action) -> PontoonState:
 
 
 def _banker_stand(state: PontoonState, action: Action) -> PontoonState:
-    require(state, action, state.phase == BANKER_TURN)  # PT-4.3
+    require(state, action, state.phase == pt.BANKER_TURN)  # PT-4.3
     coup = state.coup
     assert coup is not None
     _coup_banker(state, coup, action)
@@ -387,11 +381,11 @@ def _settle(state: PontoonState, coup: Coup) -> PontoonState:
         settlement_transfers(coup, state.rules),  # COM-5.5 zero sum asserted by CoupRecord
         (),  # PT-5.8, PT-I10 pontoon has no faults
     )
-    settled = replace(state, coups=(*state.coups, record), coup=coup, phase=COUP_START)
+    settled = replace(state, coups=(*state.coups, record), coup=coup, phase=pt.COUP_START)
     # PT-6.1, PT-I7 the banker's first two cards decide; PT-I6 players in play order.
     entitled = tuple((h.seat, h.player) for h in coup.hands if h.dealt_pontoon)
     if entitled and not is_pontoon(coup.banker_cards[:2]):
-        return replace(settled, phase=BANK_TRANSFER, offer=Offer(BANK_TRANSFER, entitled))
+        return replace(settled, phase=pt.BANK_TRANSFER, offer=Offer(pt.BANK_TRANSFER, entitled))
     return settled  # PT-6.2 the bank stays with the banker
 
 

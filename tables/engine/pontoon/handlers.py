@@ -17,16 +17,8 @@ from collections.abc import Callable, Mapping
 from dataclasses import replace
 from typing import Any
 
-from tables.engine.actions import (
-    AMOUNT,
-    PLAYER_ID,
-    RANK,
-    SEAT,
-    Action,
-    ActionSpec,
-    empty_actor_check,
-    spec,
-)
+from tables.engine import session
+from tables.engine.actions import AMOUNT, PLAYER_ID, RANK, SEAT, Action, ActionSpec, by_type, spec
 from tables.engine.errors import (
     not_eligible,
     out_of_turn,
@@ -51,14 +43,6 @@ from tables.engine.pontoon.state import (
     Offer,
     PontoonState,
 )
-from tables.engine.session import (
-    SESSION_ENDED,
-    SESSION_TYPES,
-    SessionCore,
-    banker_seat_left,
-    seat_banker,
-    session_specs,
-)
 from tables.engine.settings import seat_count_check, settings_check
 from tables.engine.table import Seating, Who
 
@@ -66,21 +50,23 @@ from tables.engine.table import Seating, Who
 
 
 ACTIONS: Mapping[str, ActionSpec] = {
-    "start_coup": spec("start_coup"),
-    "deal_card": spec("deal_card", to=SEAT, rank=RANK),
-    "stake": spec("stake", amount=AMOUNT),
-    "sit_out": spec("sit_out"),
-    "buy": spec("buy", rank=RANK, amount=AMOUNT),
-    "twist": spec("twist", rank=RANK),
-    "stick": spec("stick"),
-    "banker_draw": spec("banker_draw", rank=RANK),
-    "banker_stand": spec("banker_stand"),
-    "accept_bank": spec("accept_bank"),
-    "decline_bank": spec("decline_bank"),
-    "give_up_bank": spec("give_up_bank"),
+    **by_type(
+        spec("start_coup"),
+        spec("deal_card", to=SEAT, rank=RANK),
+        spec("stake", amount=AMOUNT),
+        spec("sit_out"),
+        spec("buy", rank=RANK, amount=AMOUNT),
+        spec("twist", rank=RANK),
+        spec("stick"),
+        spec("banker_draw", rank=RANK),
+        spec("banker_stand"),
+        spec("accept_bank"),
+        spec("decline_bank"),
+        spec("give_up_bank"),
+    ),
     # COM-3.8 session actions; PT-7.3 a player id is a non-empty string other than the owners'
     # reserved names.
-    **session_specs(PLAYER_ID),
+    **session.session_specs(PLAYER_ID),
 }
 
 
@@ -151,13 +137,13 @@ HANDLERS: Mapping[str, Callable[[PontoonState, Action], PontoonState]] = {
     "decline_bank": _decline_bank,
     "give_up_bank": _give_up_bank,
 }
-assert set(HANDLERS) | set(SESSION_TYPES) == set(ACTIONS)
+assert set(HANDLERS) | set(session.SESSION_TYPES) == set(ACTIONS)
 
 
 # -- the game ----------------------------------------------------------------------------------
 
 
-class Pontoon(SessionCore[PontoonState]):
+class Pontoon(session.SessionCore[PontoonState]):
     """The ``Game`` of pontoon (registry code ``pontoon``)."""
 
     code = CODE
@@ -169,7 +155,6 @@ class Pontoon(SessionCore[PontoonState]):
     handlers = HANDLERS
     coup_start_phases = frozenset({COUP_START})  # COM-3.8, PT-6.6
     new_pack_actions: frozenset[str] = frozenset()  # PT-3.1 a fresh deck at every start_coup
-    has_claims = False
     # Every code this game may answer with (tests/engine/test_words.py checks their words).
     error_codes: tuple[str, ...] = with_common_errors(
         "PT_E_ALREADY_STAKED",
@@ -193,15 +178,10 @@ class Pontoon(SessionCore[PontoonState]):
     expected_codes = EXPECTED_CODES
 
     # -- COM-3.8 / PT-6.6 what the session actions do here ------------------------------------
+    # PT-6.4 the first banker, chosen by agreement or by lot (COM-9.2), takes the bank as
+    # SessionCore.first_banker has it.
 
-    def first_banker(self, state: PontoonState, seat: int) -> PontoonState:
-        """PT-6.4 the first banker, chosen by agreement or by lot (COM-9.2)."""
-        return seat_banker(state, seat)
-
-    def left(self, state: PontoonState, who: Who) -> PontoonState:
-        seat = banker_seat_left(state.banker, who)
-        if seat is None:
-            return state
+    def banker_left(self, state: PontoonState, seat: int) -> PontoonState:
         # PT-6.3, COM-9.6 a banker who leaves gives up the bank: offered from his right.
         seating = state.seating
         offerees = _named(seating, seating.rotation_from(seat))
@@ -211,7 +191,9 @@ class Pontoon(SessionCore[PontoonState]):
         return replace(state, banker=None, phase=SUCCESSOR_OFFER, offer=offer)
 
     def ended(self, state: PontoonState) -> PontoonState:
-        return replace(state, phase=SESSION_ENDED, banker=None, coup=None, offer=None, vacant=False)
+        return replace(
+            state, phase=session.SESSION_ENDED, banker=None, coup=None, offer=None, vacant=False
+        )
 
     # -- the Game protocol --------------------------------------------------------------------
 
@@ -227,7 +209,7 @@ class Pontoon(SessionCore[PontoonState]):
     def apply(self, state: GameState, action: Action) -> PontoonState:
         assert isinstance(state, PontoonState)
         # PT-7.3 an actor is an integer or a non-empty string
-        empty_actor_check(action, ACTIONS[action.type].describe())
+        ACTIONS[action.type].empty_actor_check(action)
         if action.type not in ACTIONS:  # the shape check has refused it already
             raise unknown_action(action.type, CODE)
         finished_check(state, action)  # PT-7.1 step 2, PT-7.2

@@ -272,7 +272,7 @@ def table_view(state: PontoonState) -> dict[str, Any]:
             for hand in coup.hands
             if hand.staked
         ]
-        pack = {"left": coup.pack.left, "counts": coup.pack.counts_left()}
+        pack = coup.pack.view()
         if state.phase == PLAYER_TURNS and coup.current is not None:
             current = coup.current.player
     elif coup is not None:

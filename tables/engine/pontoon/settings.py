@@ -6,17 +6,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from tables.engine.money import Rounding
-from tables.engine.settings import (
-    CHIP_UNIT,
-    Setting,
-    bool_setting,
-    cagnotte_settings,
-    chips_setting,
-    fixed_setting,
-    int_setting,
-    typed_rules,
-)
+from tables.engine import settings as core
 
 CODE = "pontoon"
 TITLE = "Pontoon"
@@ -27,21 +17,21 @@ DECKS = 1  # PT-3.1 one 52-card deck
 
 # -- settings (PT-1) ---------------------------------------------------------------------------
 
-SETTINGS: tuple[Setting, ...] = (
-    fixed_setting("decks", DECKS),
-    fixed_setting("min_players", MIN_PLAYERS),
-    fixed_setting("max_players", MAX_PLAYERS),
-    CHIP_UNIT,
-    chips_setting("min_stake"),
-    chips_setting("max_stake", None, nullable=True, at_least="min_stake"),
-    int_setting("buy_max_multiple", 1, 1),  # PT-I2
-    bool_setting("banker_special_collects_double", False),  # PT-I5
-    *cagnotte_settings(),  # COM-6.1, COM-6.3, PT-I14
+SETTINGS: tuple[core.Setting, ...] = (
+    core.fixed_setting("decks", DECKS),
+    core.fixed_setting("min_players", MIN_PLAYERS),
+    core.fixed_setting("max_players", MAX_PLAYERS),
+    core.CHIP_UNIT,
+    core.chips_setting("min_stake"),
+    core.chips_setting("max_stake", None, nullable=True, at_least="min_stake"),
+    core.int_setting("buy_max_multiple", 1, 1),  # PT-I2
+    core.bool_setting("banker_special_collects_double", False),  # PT-I5
+    *core.cagnotte_settings(),  # COM-6.1, COM-6.3, PT-I14
 )
 
 
 @dataclass(frozen=True)
-class Rules:
+class Rules(core.CagnotteRules):
     """The validated settings a session plays by (PT-1)."""
 
     chip_unit: int
@@ -49,14 +39,11 @@ class Rules:
     max_stake: int | None
     buy_max_multiple: int
     collects_double: bool
-    cagnotte_rate_bp: int
-    cagnotte_step: int
-    cagnotte_rounding: Rounding
     max_seated: int  # PT-1.2 min(max_players, seat_count)
 
     @classmethod
     def of(cls, settings: Mapping[str, Any], seat_count: int) -> Rules:
-        return typed_rules(
+        return core.typed_rules(
             cls,
             settings,
             collects_double=settings["banker_special_collects_double"],
