@@ -8,7 +8,7 @@ from collections import defaultdict
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime
-from typing import Any
+from typing import TYPE_CHECKING, Any, TypedDict
 
 from django.contrib.auth.models import User
 from django.db.models import (
@@ -34,17 +34,11 @@ from reports.models import (
     SettlementReport,
     TableReconciliation,
 )
-from tables.models import (
-    BankTenure,
-    Coup,
-    CroupierAssignment,
-    EventKind,
-    TableEvent,
-    TableSession,
-    VoidDecision,
-    VoidRequest,
-)
+from tables import models as table_models
 from tables.postings import table_place, table_session_place
+
+if TYPE_CHECKING:
+    from django_stubs_ext import WithAnnotations
 
 # -- Settlement: everything a session's report is built from ------------------------
 # A fixed number of queries whatever the number of coups (docs/conventions.md, P3): the
@@ -59,7 +53,7 @@ class SettlementRows:
     """
 
     gaming_session: GamingSession
-    table_sessions: list[TableSession]
+    table_sessions: list[table_models.TableSession]
     assignments: Sequence[Mapping[str, Any]]
     pauses: Sequence[Mapping[str, Any]]
     corrections: Sequence[Mapping[str, Any]]
@@ -80,9 +74,9 @@ class Places:
 
 def places_get(*, gaming_session_id: int) -> Places:
     """The places of the gaming session's table sessions and of their tables (one query)."""
-    rows = TableSession.objects.filter(gaming_session_id=gaming_session_id).values_list(
-        "pk", "public_id", "table_id", "table__public_id", "table__number"
-    )
+    rows = table_models.TableSession.objects.filter(
+        gaming_session_id=gaming_session_id
+    ).values_list("pk", "public_id", "table_id", "table__public_id", "table__number")
     sessions: dict[str, int] = {}
     tables: dict[str, tuple[int, int]] = {}
     for pk, public_id, table_id, table_public_id, number in rows:
@@ -93,7 +87,7 @@ def places_get(*, gaming_session_id: int) -> Places:
 
 def session_places_get(*, table_session_ids: Iterable[int]) -> dict[str, int]:
     """place → table session id, for these table sessions."""
-    rows = TableSession.objects.filter(pk__in=list(table_session_ids)).values_list(
+    rows = table_models.TableSession.objects.filter(pk__in=list(table_session_ids)).values_list(
         "pk", "public_id"
     )
     return {table_session_place(public_id): pk for pk, public_id in rows}
@@ -148,32 +142,51 @@ def settlement_totals_list(
     return rows
 
 
+class _Voided(TypedDict):
+    is_voided: bool
+
+
+def _settled_coups(
+    table_session_ids: Iterable[int],
+) -> QuerySet[WithAnnotations[table_models.Coup, _Voided]]:
+    """The coups of these table sessions in the order they were settled, each with `is_voided`
+    (an approved void stands against it)."""
+    voided = table_models.VoidDecision.objects.filter(request__coup=OuterRef("pk"), approved=True)
+    return (
+        table_models.Coup.objects.filter(table_session_id__in=list(table_session_ids))
+        .annotate(is_voided=Exists(voided))
+        .order_by("table_session_id", "settled_seq")
+    )
+
+
+def _journal_events(table_session_ids: list[int], *kinds: str) -> QuerySet[table_models.TableEvent]:
+    """The events of these kinds in the table sessions' journals, in journal order."""
+    return table_models.TableEvent.objects.filter(
+        table_session_id__in=table_session_ids, kind__in=kinds
+    ).order_by("table_session_id", "seq")
+
+
 def settlement_rows_get(*, gaming_session: GamingSession) -> SettlementRows:
     """Everything the settlement report shows, except the replay (see reports.services)."""
     table_sessions = list(
-        TableSession.objects.filter(gaming_session=gaming_session)
+        table_models.TableSession.objects.filter(gaming_session=gaming_session)
         .select_related("table", "opened_by", "closed_by")
         .order_by("table__number", "opened_at", "pk")
     )
     ts_ids = [ts.pk for ts in table_sessions]
     assignments = list(
-        CroupierAssignment.objects.filter(table_session_id__in=ts_ids)
+        table_models.CroupierAssignment.objects.filter(table_session_id__in=ts_ids)
         .order_by("table_session_id", "assigned_at", "pk")
         .values("table_session_id", "role", "assigned_at", "released_at", "staff__username")
     )
+    kind = table_models.EventKind
     pauses = list(
-        TableEvent.objects.filter(
-            table_session_id__in=ts_ids, kind__in=[EventKind.INTERRUPT, EventKind.RESUME]
+        _journal_events(ts_ids, kind.INTERRUPT, kind.RESUME).values(
+            "table_session_id", "seq", "kind", "recorded_at", "reason", "recorded_by__username"
         )
-        .order_by("table_session_id", "seq")
-        .values("table_session_id", "seq", "kind", "recorded_at", "reason", "recorded_by__username")
     )
     corrections = list(
-        TableEvent.objects.filter(
-            table_session_id__in=ts_ids, kind__in=[EventKind.UNDO, EventKind.VOID]
-        )
-        .order_by("table_session_id", "seq")
-        .values(
+        _journal_events(ts_ids, kind.UNDO, kind.VOID).values(
             "table_session_id",
             "seq",
             "kind",
@@ -184,12 +197,8 @@ def settlement_rows_get(*, gaming_session: GamingSession) -> SettlementRows:
             "recorded_by__username",
         )
     )
-    voided = VoidDecision.objects.filter(request__coup=OuterRef("pk"), approved=True)
     coups = list(
-        Coup.objects.filter(table_session_id__in=ts_ids)
-        .annotate(is_voided=Exists(voided))
-        .order_by("table_session_id", "settled_seq")
-        .values(
+        _settled_coups(ts_ids).values(
             "table_session_id",
             "number",
             "outcome",
@@ -201,7 +210,7 @@ def settlement_rows_get(*, gaming_session: GamingSession) -> SettlementRows:
         )
     )
     tenures = list(
-        BankTenure.objects.filter(table_session_id__in=ts_ids)
+        table_models.BankTenure.objects.filter(table_session_id__in=ts_ids)
         .order_by("table_session_id", "seq")
         .values(
             "table_session_id",
@@ -214,7 +223,7 @@ def settlement_rows_get(*, gaming_session: GamingSession) -> SettlementRows:
         )
     )
     void_requests = list(
-        VoidRequest.objects.filter(coup__table_session_id__in=ts_ids)
+        table_models.VoidRequest.objects.filter(coup__table_session_id__in=ts_ids)
         .order_by("requested_at", "pk")
         .values(
             "coup__table_session_id",
@@ -253,13 +262,15 @@ def settlement_rows_get(*, gaming_session: GamingSession) -> SettlementRows:
 # the same few queries whether it reconciles one table or fifty, ten coups or fifty thousand.
 
 
-def reconciliation_events_list(*, table_session_ids: Iterable[int]) -> QuerySet[TableEvent, Any]:
+def reconciliation_events_list(
+    *, table_session_ids: Iterable[int]
+) -> QuerySet[table_models.TableEvent, Any]:
     """The journals as `(table session, seq, kind, action, sets_aside, postings)` rows, in order:
     only what the replay needs (the `postings` keys of each event's outcome, not the outcome).
     The three JSON values come as JSON text, for the caller to decode in one go per row
     (`journal_rows`): a quarter of a million events are read at a session's close."""
     return (
-        TableEvent.objects.filter(table_session_id__in=list(table_session_ids))
+        table_models.TableEvent.objects.filter(table_session_id__in=list(table_session_ids))
         .annotate(
             action_json=Cast("action", TextField()),
             aside_json=Cast("sets_aside", TextField()),
@@ -282,22 +293,18 @@ def journal_rows(
         yield ts_id, seq, kind, decoded[0], decoded[1], decoded[2]
 
 
-def reconciliation_coups_list(*, table_session_ids: Iterable[int]) -> QuerySet[Coup, Any]:
+def reconciliation_coups_list(
+    *, table_session_ids: Iterable[int]
+) -> QuerySet[table_models.Coup, Any]:
     """The coups as `(table session, number, outcome, banker, transfers, levy, voided)` rows."""
-    voided = VoidDecision.objects.filter(request__coup=OuterRef("pk"), approved=True)
-    return (
-        Coup.objects.filter(table_session_id__in=list(table_session_ids))
-        .annotate(is_voided=Exists(voided))
-        .order_by("table_session_id", "settled_seq")
-        .values_list(
-            "table_session_id",
-            "number",
-            "outcome",
-            "banker",
-            "transfers",
-            "cagnotte_chips",
-            "is_voided",
-        )
+    return _settled_coups(table_session_ids).values_list(
+        "table_session_id",
+        "number",
+        "outcome",
+        "banker",
+        "transfers",
+        "cagnotte_chips",
+        "is_voided",
     )
 
 
@@ -364,7 +371,7 @@ def last_seqs_get(*, table_session_ids: Iterable[int]) -> dict[int, int]:
     """Per table session, the number of its last journal event (0 without any)."""
     ids = list(table_session_ids)
     found = dict(
-        TableEvent.objects.filter(table_session_id__in=ids)
+        table_models.TableEvent.objects.filter(table_session_id__in=ids)
         .values("table_session_id")
         .annotate(last=Max("seq"))
         .order_by()

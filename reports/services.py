@@ -385,6 +385,27 @@ def _ready_check(report: SettlementReport) -> None:
         raise ReportNotReadyError("The report is not ready yet.")
 
 
+def _manager_lock(
+    report: SettlementReport, user: User, *, refused: str, signed: str
+) -> SettlementReport:
+    """The report locked for a manager's entry: refused (`refused`) to anyone else, and to a
+    report not ready or already signed off (`signed`)."""
+    locked = SettlementReport.objects.select_for_update().get(pk=report.pk)
+    if not has_role(user, Role.MANAGER):
+        raise PermissionDeniedError(refused)
+    _ready_check(locked)
+    if ReportSignOff.objects.filter(report=locked).exists():
+        raise InvalidStateError(signed)
+    return locked
+
+
+def _report_audit(
+    report: SettlementReport, user: User, action: str, client: str, **data: Any
+) -> None:
+    """The audit row of what a manager or an auditor did to a report: its gaming session's."""
+    audit(user=user, action=action, gaming_session=report.gaming_session, client=client, **data)
+
+
 @transaction.atomic(durable=True)
 def cagnotte_count_record(
     *,
@@ -398,12 +419,12 @@ def cagnotte_count_record(
 ) -> CountedCagnotte:
     """A manager enters what the table's cagnotte box held, before a second person (art. 56-2,
     art. 70 column 9). Entered once: there is no draft."""
-    locked = SettlementReport.objects.select_for_update().get(pk=report.pk)
-    if not has_role(counted_by, Role.MANAGER):
-        raise PermissionDeniedError("Only a manager may enter the counted cagnotte.")
-    _ready_check(locked)
-    if ReportSignOff.objects.filter(report=locked).exists():
-        raise InvalidStateError("The report is signed off; nothing more can be entered.")
+    locked = _manager_lock(
+        report,
+        counted_by,
+        refused="Only a manager may enter the counted cagnotte.",
+        signed="The report is signed off; nothing more can be entered.",
+    )
     if witness.pk == counted_by.pk:
         raise DomainError(
             "The witness must be a second person.",
@@ -440,11 +461,11 @@ def cagnotte_count_record(
         counted_at=timezone.now(),
         note=note.strip(),
     )
-    audit(
-        user=counted_by,
-        action="cagnotte_counted",
-        gaming_session=locked.gaming_session,
-        client=client,
+    _report_audit(
+        locked,
+        counted_by,
+        "cagnotte_counted",
+        client,
         table=table.number,
         counted_chips=counted_chips,
         witness=witness.get_username(),
@@ -455,12 +476,12 @@ def cagnotte_count_record(
 @transaction.atomic(durable=True)
 def report_sign_off(*, report: SettlementReport, user: User, client: str = "") -> ReportSignOff:
     """The manager signs the report off once every table's cagnotte is counted."""
-    locked = SettlementReport.objects.select_for_update().get(pk=report.pk)
-    if not has_role(user, Role.MANAGER):
-        raise PermissionDeniedError("Only a manager may sign the report off.")
-    _ready_check(locked)
-    if ReportSignOff.objects.filter(report=locked).exists():
-        raise InvalidStateError("The report is already signed off.")
+    locked = _manager_lock(
+        report,
+        user,
+        refused="Only a manager may sign the report off.",
+        signed="The report is already signed off.",
+    )
     counts = list(CountedCagnotte.objects.filter(report=locked).select_related("table"))
     missing = sorted(
         {t["table"] for t in _content(locked)["cagnotte"]} - {c.table.number for c in counts}
@@ -479,11 +500,11 @@ def report_sign_off(*, report: SettlementReport, user: User, client: str = "") -
         report_sha256=locked.sha256,
         signed_sha256=counts_digest(locked.sha256, counts),
     )
-    audit(
-        user=user,
-        action="report_signed_off",
-        gaming_session=locked.gaming_session,
-        client=client,
+    _report_audit(
+        locked,
+        user,
+        "report_signed_off",
+        client,
         report_sha256=locked.sha256,
         signed_sha256=sign_off.signed_sha256,
     )
@@ -523,11 +544,11 @@ def _run_store(
         sha256=digest,
         differences=reconciliation.differences,
     )
-    audit(
-        user=user,
-        action="reconciliation_rerun",
-        gaming_session=report.gaming_session,
-        client=client,
+    _report_audit(
+        report,
+        user,
+        "reconciliation_rerun",
+        client,
         agrees=run.agrees,
         same_content=run.same_content,
     )

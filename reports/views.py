@@ -70,6 +70,11 @@ def _for_readers(view: Callable[..., HttpResponse]) -> Callable[..., HttpRespons
     return checked
 
 
+def _reading(view: Callable[..., HttpResponse]) -> Callable[..., HttpResponse]:
+    """A screen a reader opens: GET only, signed in, a manager or an auditor (`_for_readers`)."""
+    return require_GET(login_required(_for_readers(view)))
+
+
 def _report(public_id: UUID) -> SettlementReport:
     report = settlement_report_get(public_id=public_id)
     if report is None:
@@ -84,9 +89,7 @@ def _refused(request: HttpRequest, error: DomainError, report: SettlementReport)
     return render(request, "reports/detail.html", context, status=body.status)
 
 
-@require_GET
-@login_required
-@_for_readers
+@_reading
 def report_list(request: HttpRequest) -> HttpResponse:
     """Open gaming sessions (to close) and every past report."""
     return render(
@@ -135,9 +138,7 @@ def session_close(request: HttpRequest, public_id: UUID) -> HttpResponse:
     return redirect(target)
 
 
-@require_GET
-@login_required
-@_for_readers
+@_reading
 def session_waiting(request: HttpRequest, public_id: UUID) -> HttpResponse:
     """Before a worker has created the report row: poll until it exists."""
     report = SettlementReport.objects.filter(gaming_session__public_id=public_id).first()
@@ -215,18 +216,14 @@ def _detail_context(request: HttpRequest, report: SettlementReport) -> dict[str,
     return context
 
 
-@require_GET
-@login_required
-@_for_readers
+@_reading
 def report_detail(request: HttpRequest, public_id: UUID) -> HttpResponse:
     """The report: its progress while a worker prepares it, then the report itself."""
     report = _report(public_id)
     return render(request, "reports/detail.html", _detail_context(request, report))
 
 
-@require_GET
-@login_required
-@_for_readers
+@_reading
 def report_progress(request: HttpRequest, public_id: UUID) -> HttpResponse:
     """Polled by htmx every second; once the report is ready the page reloads itself."""
     report = _report(public_id)
@@ -291,9 +288,7 @@ def rerun(request: HttpRequest, public_id: UUID) -> HttpResponse:
     return _report_act(request, public_id, reconciliation_rerun, "reconciliation")
 
 
-@require_GET
-@login_required
-@_for_readers
+@_reading
 def report_file(request: HttpRequest, public_id: UUID, name: str) -> HttpResponse:
     """A file the worker stored (the PDF as closed, the CSV files), with its SHA-256."""
     report = _report(public_id)
@@ -306,9 +301,7 @@ def report_file(request: HttpRequest, public_id: UUID, name: str) -> HttpRespons
     return response
 
 
-@require_GET
-@login_required
-@_for_readers
+@_reading
 def report_pdf_signed(request: HttpRequest, public_id: UUID) -> HttpResponse:
     """The PDF as it stands now: with the counted cagnotte and the sign-off, if entered."""
     report = _report(public_id)

@@ -19,9 +19,9 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from establishment.http.fields import client_of
-from establishment.http.pagination import DateTimeFilter, ListApi
+from establishment.http.pagination import DateTimeFilter, ListApi, ListFilter
 from establishment.http.permissions import as_user
-from establishment.http.serializers import GamingSessionOutputSerializer
+from establishment.http.serializers import GamingSessionOutputSerializer, validated
 from establishment.models import GamingSession, Player
 from establishment.roles import SUPERVISORS, Role
 from establishment.services import gaming_session_open, player_create
@@ -53,12 +53,9 @@ class AuthTokenCreateApi(APIView):
         request=InputSerializer, responses={200: OutputSerializer}, auth=[], tags=["auth"]
     )
     def post(self, request: Request) -> Response:
-        given = self.InputSerializer(data=request.data)
-        given.is_valid(raise_exception=True)
+        given = validated(self.InputSerializer, request)
         user = authenticate(
-            request._request,
-            username=given.validated_data["username"],
-            password=given.validated_data["password"],
+            request._request, username=given["username"], password=given["password"]
         )
         if user is None or not user.is_active:
             raise exceptions.AuthenticationFailed("These credentials are not valid.")
@@ -91,15 +88,11 @@ class MeApi(APIView):
 # -- staff -----------------------------------------------------------------------------------
 
 
-class StaffFilter(filters.FilterSet):
+class StaffFilter(ListFilter):
     role = filters.ChoiceFilter(
         choices=Role.choices, field_name="groups__name", label="Only staff with this role."
     )
     username = filters.CharFilter(lookup_expr="iexact")
-
-    class Meta:
-        model = User
-        fields: list[str] = []
 
 
 class StaffListApi(ListApi):
@@ -140,13 +133,9 @@ class PlayerOutputSerializer(serializers.ModelSerializer[Player]):
         fields = ["public_id", "member_number", "name", "created_at"]
 
 
-class PlayerFilter(filters.FilterSet):
+class PlayerFilter(ListFilter):
     member_number = filters.CharFilter(lookup_expr="exact")
     name = filters.CharFilter(lookup_expr="icontains")
-
-    class Meta:
-        model = Player
-        fields: list[str] = []
 
 
 class PlayerListApi(ListApi):
@@ -183,10 +172,10 @@ class PlayerCreateApi(APIView):
     )
     def post(self, request: Request) -> Response:
         role_required(request.user, SUPERVISORS, "register a player")
-        given = self.InputSerializer(data=request.data)
-        given.is_valid(raise_exception=True)
         player = player_create(
-            **given.validated_data, created_by=as_user(request.user), client=client_of(request)
+            **validated(self.InputSerializer, request),
+            created_by=as_user(request.user),
+            client=client_of(request),
         )
         return Response(PlayerOutputSerializer(player).data, status=status.HTTP_201_CREATED)
 
@@ -194,16 +183,12 @@ class PlayerCreateApi(APIView):
 # -- gaming sessions -------------------------------------------------------------------------
 
 
-class GamingSessionFilter(filters.FilterSet):
+class GamingSessionFilter(ListFilter):
     is_open = filters.BooleanFilter(
         field_name="closed_at", lookup_expr="isnull", label="Only open (true) or closed (false)."
     )
     opened_after = DateTimeFilter(field_name="opened_at", lookup_expr="gte")
     opened_before = DateTimeFilter(field_name="opened_at", lookup_expr="lt")
-
-    class Meta:
-        model = GamingSession
-        fields: list[str] = []
 
 
 class GamingSessionListApi(ListApi):

@@ -57,6 +57,12 @@ class ListApi(APIView):
         return paginator.get_paginated_response(data)
 
 
+class ListFilter(FilterSet):
+    """Base of the list filters: every filter is declared with the field it reads and none is
+    derived from a model, so a filter names no model. Its list view's `queryset` names the model
+    (for the schema's types) and the view's selector reads the rows."""
+
+
 class IntegerFilter(filters.Filter):
     """A whole-number filter (django-filter's NumberFilter takes decimals)."""
 

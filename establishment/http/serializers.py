@@ -2,10 +2,26 @@
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING, Any
+
 from rest_framework import serializers
 
 from establishment.http.fields import UsernameField
 from establishment.models import GamingSession
+
+if TYPE_CHECKING:
+    from rest_framework.request import Request
+
+
+def validated(
+    serializer_class: type[serializers.Serializer[Any]], request: Request
+) -> dict[str, Any]:
+    """The request's body as `serializer_class` reads it; refused with a 400 naming the fields
+    that are wrong (establishment/http/api_errors.py)."""
+    given = serializer_class(data=request.data)
+    given.is_valid(raise_exception=True)
+    data: dict[str, Any] = given.validated_data
+    return data
 
 
 class GamingSessionOutputSerializer(serializers.ModelSerializer[GamingSession]):

@@ -18,7 +18,7 @@ from rest_framework.views import APIView
 
 from establishment.http.fields import UsernameField
 from establishment.http.lookups import found_or_404
-from establishment.http.pagination import DateTimeFilter, ListApi, Pagination
+from establishment.http.pagination import DateTimeFilter, ListApi, ListFilter, Pagination
 from establishment.http.permissions import IsStaff, ReadsEverything
 from ledger.models import Account, AccountKind, Entry, Side, Transaction
 from ledger.selectors import account_balance_get
@@ -66,15 +66,11 @@ def _place_filter() -> filters.CharFilter:
     )
 
 
-class AccountFilter(filters.FilterSet):
+class AccountFilter(ListFilter):
     kind = filters.ChoiceFilter(choices=AccountKind.choices)
     gaming_session = filters.UUIDFilter(field_name="gaming_session__public_id")
     place = _place_filter()
     member_number = filters.CharFilter(field_name="player__member_number")
-
-    class Meta:
-        model = Account
-        fields: list[str] = []
 
 
 def _accounts() -> QuerySet[Account]:
@@ -155,7 +151,7 @@ class TransactionOutputSerializer(serializers.ModelSerializer[Transaction]):
         ]
 
 
-class TransactionFilter(filters.FilterSet):
+class TransactionFilter(ListFilter):
     gaming_session = filters.UUIDFilter(field_name="gaming_session__public_id")
     place = _place_filter()
     account = filters.UUIDFilter(
@@ -163,10 +159,6 @@ class TransactionFilter(filters.FilterSet):
     )
     posted_after = DateTimeFilter(field_name="posted_at", lookup_expr="gte")
     posted_before = DateTimeFilter(field_name="posted_at", lookup_expr="lt")
-
-    class Meta:
-        model = Transaction
-        fields: list[str] = []
 
 
 def _transactions() -> QuerySet[Transaction]:

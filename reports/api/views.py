@@ -24,7 +24,7 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from establishment.errors import NotFoundError
-from establishment.http.pagination import ListApi
+from establishment.http.pagination import ListApi, ListFilter
 from establishment.http.permissions import READ_REPORTS
 from establishment.staff import role_required
 from reports.models import ReportFile, ReportStatus, SettlementReport
@@ -74,13 +74,9 @@ class ReportOutputSerializer(serializers.ModelSerializer[SettlementReport]):
         ]
 
 
-class ReportFilter(filters.FilterSet):
+class ReportFilter(ListFilter):
     status = filters.ChoiceFilter(choices=ReportStatus.choices)
     gaming_session = filters.UUIDFilter(field_name="gaming_session__public_id")
-
-    class Meta:
-        model = SettlementReport
-        fields: list[str] = []
 
 
 class ReportListApi(ListApi):

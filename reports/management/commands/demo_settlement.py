@@ -108,18 +108,13 @@ class Command(BaseCommand):
                 standing=spec["standing"],
                 client="demo_settlement",
             )
-            staff_assign(
-                table_session=table_session,
-                staff=croupier,
-                role=AssignmentRole.CROUPIER,
-                assigned_by=manager,
-            )
-            staff_assign(
-                table_session=table_session,
-                staff=changeur,
-                role=AssignmentRole.CHANGEUR,
-                assigned_by=manager,
-            )
+            for staff, role in (
+                (croupier, AssignmentRole.CROUPIER),
+                (changeur, AssignmentRole.CHANGEUR),
+            ):
+                staff_assign(
+                    table_session=table_session, staff=staff, role=role, assigned_by=manager
+                )
             for index, action in enumerate(spec["actions"]):
                 if spec["game"] == "pontoon" and index == 3:
                     self._pause(table_session, inspector)
@@ -146,20 +141,17 @@ class Command(BaseCommand):
 
     @staticmethod
     def _pause(table_session: TableSession, inspector: User) -> None:
-        table_interrupt(
-            table_session=table_session,
-            expected_seq=last_seq_get(table_session) + 1,
-            user=inspector,
-            idempotency_key=f"demo-settled:pause:{table_session.pk}",
-            reason="Change of croupier",
-        )
-        table_resume(
-            table_session=table_session,
-            expected_seq=last_seq_get(table_session) + 1,
-            user=inspector,
-            idempotency_key=f"demo-settled:resume:{table_session.pk}",
-            reason="Croupier back",
-        )
+        for step, key, reason in (
+            (table_interrupt, "pause", "Change of croupier"),
+            (table_resume, "resume", "Croupier back"),
+        ):
+            step(
+                table_session=table_session,
+                expected_seq=last_seq_get(table_session) + 1,
+                user=inspector,
+                idempotency_key=f"demo-settled:{key}:{table_session.pk}",
+                reason=reason,
+            )
 
     def _corrections(self, table_session: TableSession, croupier: User, inspector: User) -> None:
         """An undo (a standing player entered by mistake) and a voided coup (a wrong card)."""
