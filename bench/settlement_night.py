@@ -39,7 +39,7 @@ from tables.postings import (
     table_session_place,
 )
 from tables.services.journal import Journal, journal_advance, opening_seating
-from tables.services.recording import _new_money
+from tables.services.recording import _new_money, coup_row
 
 GAME = game_get("chemin_de_fer")
 SETTINGS = GAME.settings_validate({"decks": 8, "chip_unit": 1, "min_bank": 100, "min_stake": 1}, 6)
@@ -181,21 +181,7 @@ def write_table_session(
             postings.append(
                 (keys[-1], [(t.source, t.target, t.amount, t.reason) for t in coup.transfers])
             )
-            coup_rows.append(
-                Coup(
-                    table_session=ts,
-                    number=coup.number,
-                    outcome=coup.outcome,
-                    banker=before.state.banker or "",
-                    transfers=[t.as_dict() for t in coup.transfers],
-                    results=coup.results,
-                    faults=list(coup.faults),
-                    cagnotte_chips=sum(t.amount for t in coup.transfers if t.reason == "cagnotte"),
-                    first_seq=before.first_coup_action(seq),
-                    settled_seq=seq,
-                    settled_at=at,
-                )
-            )
+            coup_rows.append(coup_row(ts, coup, before=before, seq=seq, at=at))
         for coup, extra in amended:
             keys.append(posting_key(base, coup_after_posting(coup.number)))
             postings.append((keys[-1], [(t.source, t.target, t.amount, t.reason) for t in extra]))

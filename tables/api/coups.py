@@ -15,7 +15,7 @@ from rest_framework.views import APIView
 
 from establishment.http.fields import ObjectField, UsernameField, client_of
 from establishment.http.lookups import found_or_404
-from establishment.http.pagination import ListApi, integer_filter
+from establishment.http.pagination import ListApi, ListFilter, integer_filter
 from establishment.http.permissions import as_user
 from tables.api.access import visible_table_session_get, visible_table_sessions
 from tables.api.play import EventOutputSerializer
@@ -68,13 +68,9 @@ class CoupOutputSerializer(serializers.ModelSerializer[Coup]):
         ]
 
 
-class CoupFilter(filters.FilterSet):
+class CoupFilter(ListFilter):
     number = integer_filter(1, 2_147_483_647)
     is_voided = filters.BooleanFilter()
-
-    class Meta:
-        model = Coup
-        fields: list[str] = []
 
 
 class CoupListApi(ListApi):
@@ -199,16 +195,12 @@ class VoidRequestCreateApi(APIView):
         return Response(VoidRequestOutputSerializer(fresh).data, status=status.HTTP_201_CREATED)
 
 
-class VoidRequestFilter(filters.FilterSet):
+class VoidRequestFilter(ListFilter):
     pending = filters.BooleanFilter(
         field_name="decision", lookup_expr="isnull", label="Only those waiting for a decision."
     )
     gaming_session = filters.UUIDFilter(field_name="coup__table_session__gaming_session__public_id")
     table_session = filters.UUIDFilter(field_name="coup__table_session__public_id")
-
-    class Meta:
-        model = VoidRequest
-        fields: list[str] = []
 
 
 class VoidRequestListApi(ListApi):

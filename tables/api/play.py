@@ -10,7 +10,6 @@ again answers the same body and books nothing more.
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from typing import Any, ClassVar
 from uuid import UUID
 
@@ -23,7 +22,7 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from establishment.http.fields import ObjectField, UsernameField, client_of
-from establishment.http.pagination import ListApi, integer_filter
+from establishment.http.pagination import ListApi, ListFilter, integer_filter
 from establishment.http.permissions import as_user
 from establishment.http.schema import IDEMPOTENCY_KEY
 from tables.api.access import visible_table_session_get
@@ -31,6 +30,7 @@ from tables.api.fields import ActionField, ActorField
 from tables.models import EventKind, TableEvent, TableSession
 from tables.selectors import event_list, table_state_get
 from tables.services import (
+    ReasonedWriter,
     Recorded,
     open_coup_void,
     record,
@@ -76,13 +76,9 @@ class EventOutputSerializer(serializers.ModelSerializer[TableEvent]):
         ]
 
 
-class EventFilter(filters.FilterSet):
+class EventFilter(ListFilter):
     kind = filters.ChoiceFilter(choices=EventKind.choices)
     seq_after = integer_filter(0, MAX_SEQ, field_name="seq", lookup_expr="gt")
-
-    class Meta:
-        model = TableEvent
-        fields: list[str] = []
 
 
 class EventListApi(ListApi):
@@ -246,7 +242,7 @@ class _ReasonedJournalApi(APIView):
     progress): the same parsing and answer, each calling its own service."""
 
     input_serializer: ClassVar[type[SequencedInputSerializer]] = ReasonInputSerializer
-    service: ClassVar[Callable[..., Recorded]]
+    service: ClassVar[ReasonedWriter]
 
     def post(self, request: Request, table_session_id: UUID) -> Response:
         table_session = visible_table_session_get(request.user, table_session_id)
@@ -282,7 +278,7 @@ class ActionUndoApi(_ReasonedJournalApi):
     Only before it settled anything: a settled coup is corrected by a void request instead
     (409 `cannot_undo`)."""
 
-    service = staticmethod(undo)
+    service = undo
 
 
 @_reasoned_schema()
@@ -290,14 +286,14 @@ class TableInterruptApi(_ReasonedJournalApi):
     """Stop play at the table (a break, an incident): nothing is recorded until it restarts.
     Inspectors and managers."""
 
-    service = staticmethod(table_interrupt)
+    service = table_interrupt
 
 
 @_reasoned_schema()
 class TableResumeApi(_ReasonedJournalApi):
     """Restart play after an interruption. Inspectors and managers."""
 
-    service = staticmethod(table_resume)
+    service = table_resume
 
 
 class OpenCoupVoidInputSerializer(SequencedInputSerializer):
@@ -310,4 +306,4 @@ class OpenCoupVoidApi(_ReasonedJournalApi):
     an inspector, when a coup was left half-recorded."""
 
     input_serializer = OpenCoupVoidInputSerializer
-    service = staticmethod(open_coup_void)
+    service = open_coup_void

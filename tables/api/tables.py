@@ -17,7 +17,7 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from establishment.http.fields import ObjectField, UsernameField, client_of
-from establishment.http.pagination import ListApi, integer_filter
+from establishment.http.pagination import ListApi, ListFilter, integer_filter
 from establishment.http.permissions import as_user
 from establishment.models import GamingSession
 from establishment.roles import SUPERVISORS, TABLE_CONFIGURERS, Role
@@ -74,14 +74,10 @@ class TableOutputSerializer(serializers.ModelSerializer[Table]):
         return str(sessions[0].public_id) if sessions else None
 
 
-class TableFilter(filters.FilterSet):
+class TableFilter(ListFilter):
     game = filters.ChoiceFilter(choices=Game.choices)
     number = integer_filter(1, MAX_INT)
     is_active = filters.BooleanFilter()
-
-    class Meta:
-        model = Table
-        fields: list[str] = []
 
 
 class TableListApi(ListApi):
@@ -160,16 +156,12 @@ class TableSessionOutputSerializer(serializers.ModelSerializer[TableSession]):
         ]
 
 
-class TableSessionFilter(filters.FilterSet):
+class TableSessionFilter(ListFilter):
     gaming_session = filters.UUIDFilter(field_name="gaming_session__public_id")
     table = filters.UUIDFilter(field_name="table__public_id")
     table_number = integer_filter(1, MAX_INT, field_name="table__number")
     game = filters.ChoiceFilter(choices=Game.choices)
     is_open = filters.BooleanFilter(field_name="closed_at", lookup_expr="isnull")
-
-    class Meta:
-        model = TableSession
-        fields: list[str] = []
 
 
 class TableSessionListApi(ListApi):
@@ -272,15 +264,11 @@ class PlayerRefSerializer(serializers.Serializer[Any]):
     name = serializers.CharField()
 
 
-class SeatOccupancyFilter(filters.FilterSet):
+class SeatOccupancyFilter(ListFilter):
     current = filters.BooleanFilter(
         field_name="left_at", lookup_expr="isnull", label="Only who sits now (true)."
     )
     seat_number = integer_filter(1, 30)
-
-    class Meta:
-        model = SeatOccupancy
-        fields: list[str] = []
 
 
 class SeatListApi(ListApi):

@@ -59,7 +59,7 @@ from tables.console.screen import RECENT_COUPS, new_key, screen_build
 from tables.engine import game_get
 from tables.models import TableSession
 from tables.selectors import recent_coup_list, table_state_get, void_request_pending_list
-from tables.services import Recorded, record
+from tables.services import ReasonedWriter, Recorded, record
 from tables.services.journal import last_seq_get
 from tables.words import say
 
@@ -364,7 +364,7 @@ def table_refusal(
 
 
 def table_event(
-    service: Callable[..., Recorded],
+    service: ReasonedWriter,
     request: ConsoleRequest,
     table_session: TableSession,
     form: Any,

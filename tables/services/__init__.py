@@ -29,6 +29,7 @@ from tables.services.tables import (
 )
 from tables.services.writing import (
     IdempotencyConflictError,
+    ReasonedWriter,
     Recorded,
     StaleSequenceError,
     TableClosedError,
@@ -38,6 +39,7 @@ from tables.services.writing import (
 __all__ = [
     "IdempotencyConflictError",
     "Recorded",
+    "ReasonedWriter",
     "RuleRefusedError",
     "StaffRoleError",
     "StaleSequenceError",

@@ -95,14 +95,21 @@ def accounts_for(owners: Sequence[str], ts: TableSession) -> dict[str, Account]:
     return _accounts_create(owners, keys)
 
 
-def _accounts_create(owners: Sequence[str], keys: dict[str, AccountKey]) -> dict[str, Account]:
-    """Create the missing accounts of `owners` (a player's first coup of the night)."""
+def account_lookups(keys: dict[str, AccountKey]) -> tuple[dict[str, dict[str, Any]], Q]:
+    """The fields that find (or create) each owner's account, by owner, and the condition that
+    reads them all in one statement; the players are read in one query."""
     codes = [key.member_number for key in keys.values() if key.member_number is not None]
     player_ids = {code: p.pk for code, p in players_by_code(codes).items()} if codes else {}
     lookups = {owner: key.lookup(player_ids) for owner, key in keys.items()}
     condition = Q()
     for fields in lookups.values():
         condition |= Q(**fields)
+    return lookups, condition
+
+
+def _accounts_create(owners: Sequence[str], keys: dict[str, AccountKey]) -> dict[str, Account]:
+    """Create the missing accounts of `owners` (a player's first coup of the night)."""
+    lookups, condition = account_lookups(keys)
     # Each failed attempt means another writer created one of the missing accounts, so the
     # missing set shrinks every time: at most one attempt per account, and a last one.
     attempts = len(lookups) + 1

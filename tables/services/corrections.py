@@ -14,6 +14,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from django.db import transaction
+from django.db.models import OuterRef
 from django.utils import timezone
 
 from establishment.errors import DomainError, ErrorCode, NotFoundError, PermissionDeniedError
@@ -22,19 +23,10 @@ from establishment.services import audit
 from establishment.staff import has_role
 from ledger.models import Transaction
 from ledger.services import reverse
-from tables.models import (
-    AssignmentRole,
-    Coup,
-    CroupierAssignment,
-    EventKind,
-    TableEvent,
-    TableSession,
-    VoidDecision,
-    VoidRequest,
-)
+from tables.models import Coup, EventKind, TableEvent, TableSession, VoidDecision, VoidRequest
 from tables.services.journal import journal_build
 from tables.services.recording import seats_sync, tenure_open
-from tables.services.writing import JournalWrite, Recorded, journal_lock, request_payload
+from tables.services.writing import JournalWrite, on_duty_exists, reasoned_writer
 
 if TYPE_CHECKING:
     from django.contrib.auth.models import User
@@ -42,7 +34,6 @@ if TYPE_CHECKING:
 
 class CorrectionError(DomainError):
     code = ErrorCode.CANNOT_UNDO
-    http_status = 409
 
 
 def _reason_required(reason: str) -> str:
@@ -109,27 +100,9 @@ def _correction_event(
     return event, outcome
 
 
-@transaction.atomic(durable=True)
-def undo(
-    *,
-    table_session: TableSession,
-    expected_seq: int,
-    user: User,
-    idempotency_key: str,
-    reason: str = "",
-    client: str = "",
-) -> Recorded:
+@reasoned_writer(EventKind.UNDO)
+def undo(write: JournalWrite, reason: str) -> dict[str, Any]:
     """Set aside the last action recorded, if it settled nothing and moved no money."""
-    write = journal_lock(
-        table_session=table_session,
-        user=user,
-        expected_seq=expected_seq,
-        idempotency_key=idempotency_key,
-        payload=request_payload(EventKind.UNDO, {}, reason),
-        client=client,
-    )
-    if write.earlier is not None:
-        return write.replayed()
     events = _events(write.table_session)
     effective = _effective(events)
     if not effective:
@@ -156,7 +129,7 @@ def undo(
             "reason": reason.strip(),
         },
     )
-    return write.recorded(outcome)
+    return outcome
 
 
 def _may_request_void(user: User, table_session: TableSession) -> None:
@@ -164,11 +137,8 @@ def _may_request_void(user: User, table_session: TableSession) -> None:
         return
     on_duty = (
         user.is_active
-        and CroupierAssignment.objects.filter(
-            table_session=table_session,
-            staff=user,
-            role=AssignmentRole.CROUPIER,
-            released_at__isnull=True,
+        and TableSession.objects.filter(
+            on_duty_exists(user, OuterRef("pk")), pk=table_session.pk
         ).exists()
     )
     if not on_duty:
@@ -307,30 +277,16 @@ def void_decide(
     return decision
 
 
-@transaction.atomic(durable=True)
-def open_coup_void(
-    *,
-    table_session: TableSession,
-    expected_seq: int,
-    user: User,
-    idempotency_key: str,
-    reason: str,
-    client: str = "",
-) -> Recorded:
-    """An inspector sets aside the actions of the coup in progress (nothing was booked yet)."""
+def _may_void_open_coup(user: User, reason: str) -> None:
     if not has_role(user, Role.INSPECTOR):
         raise PermissionDeniedError("Only a table inspector may void the coup in progress.")
-    cleaned = _reason_required(reason)
-    write = journal_lock(
-        table_session=table_session,
-        user=user,
-        expected_seq=expected_seq,
-        idempotency_key=idempotency_key,
-        payload=request_payload(EventKind.VOID, {}, cleaned),
-        client=client,
-    )
-    if write.earlier is not None:
-        return write.replayed()
+    _reason_required(reason)
+
+
+@reasoned_writer(EventKind.VOID, before=_may_void_open_coup)
+def open_coup_void(write: JournalWrite, reason: str) -> dict[str, Any]:
+    """An inspector sets aside the actions of the coup in progress (nothing was booked yet)."""
+    cleaned = reason.strip()
     events = _events(write.table_session)
     rows = ((e.seq, e.kind, e.action, e.sets_aside) for e in events)
     journal = journal_build(write.table_session, rows)
@@ -347,7 +303,7 @@ def open_coup_void(
         audit="open_coup_void",
         details={"set_aside": aside, "reason": cleaned},
     )
-    return write.recorded(outcome)
+    return outcome
 
 
 def void_request_get(*, public_id: Any, table_session: TableSession | None = None) -> VoidRequest:

@@ -57,7 +57,6 @@ class RuleRefusedError(DomainError):
 
 class TableInterruptedError(DomainError):
     code = ErrorCode.TABLE_INTERRUPTED
-    http_status = 409
 
 
 # -- record ----------------------------------------------------------------------------------
@@ -138,6 +137,27 @@ def _new_money(
     return settled, amended, moved
 
 
+def coup_row(
+    table_session: TableSession, coup: CoupRecord, *, before: Journal, seq: int, at: Any
+) -> Coup:
+    """The row of a coup the engine settled at line `seq` (unsaved); `before` is the journal
+    without that line. The benchmarks' night (bench/settlement_night.py) builds its rows here
+    too, so that it writes what the recording service writes."""
+    return Coup(
+        table_session=table_session,
+        number=coup.number,
+        outcome=coup.outcome,
+        banker=before.state.banker or "",
+        transfers=[t.as_dict() for t in coup.transfers],
+        results=coup.results,
+        faults=list(coup.faults),
+        cagnotte_chips=sum(t.amount for t in coup.transfers if t.reason == "cagnotte"),
+        first_seq=before.first_coup_action(seq),
+        settled_seq=seq,
+        settled_at=at,
+    )
+
+
 def consequences_book(
     *,
     table_session: TableSession,
@@ -180,20 +200,7 @@ def consequences_book(
         book(coup.transfers, coup_posting(coup.number), f"coup {coup.number} ({coup.outcome})")
     if settled:
         Coup.objects.bulk_create(
-            Coup(
-                table_session=table_session,
-                number=coup.number,
-                outcome=coup.outcome,
-                banker=before.state.banker or "",
-                transfers=[t.as_dict() for t in coup.transfers],
-                results=coup.results,
-                faults=list(coup.faults),
-                cagnotte_chips=sum(t.amount for t in coup.transfers if t.reason == "cagnotte"),
-                first_seq=before.first_coup_action(seq),
-                settled_seq=seq,
-                settled_at=now,
-            )
-            for coup in settled
+            coup_row(table_session, coup, before=before, seq=seq, at=now) for coup in settled
         )
     for coup, extra in amended:
         book(extra, coup_after_posting(coup.number), f"coup {coup.number}, after the settlement")

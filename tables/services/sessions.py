@@ -24,39 +24,14 @@ from tables.engine import legal_action_types
 from tables.models import CroupierAssignment, EventKind, Sabot, SeatOccupancy, TableSession
 from tables.services.journal import journal_advance, journal_get, last_seq_get
 from tables.services.recording import TableInterruptedError, consequences_book
-from tables.services.writing import (
-    JournalWrite,
-    Recorded,
-    journal_lock,
-    request_payload,
-    supervise_check,
-)
+from tables.services.writing import JournalWrite, reasoned_writer, supervise_check
 
 if TYPE_CHECKING:
     from django.contrib.auth.models import User
 
 
-def _pause_event(
-    *,
-    table_session: TableSession,
-    kind: EventKind,
-    expected_seq: int,
-    user: User,
-    idempotency_key: str,
-    reason: str,
-    client: str,
-) -> Recorded:
-    write = journal_lock(
-        table_session=table_session,
-        user=user,
-        expected_seq=expected_seq,
-        idempotency_key=idempotency_key,
-        payload=request_payload(kind, {}, reason),
-        client=client,
-        permission=supervise_check,
-    )
-    if write.earlier is not None:
-        return write.replayed()
+def _paused(write: JournalWrite, kind: EventKind, reason: str) -> dict[str, Any]:
+    """An interruption's or a restart's line (`kind`), once the table's state allows it."""
     journal = journal_get(write.table_session, write.last_seq)
     if kind == EventKind.INTERRUPT and journal.interrupted:
         raise TableInterruptedError("Play is already interrupted at this table.")
@@ -72,50 +47,19 @@ def _pause_event(
         audit=str(kind),
         details={"reason": reason},
     )
-    return write.recorded(outcome)
+    return outcome
 
 
-@transaction.atomic(durable=True)
-def table_interrupt(
-    *,
-    table_session: TableSession,
-    expected_seq: int,
-    user: User,
-    idempotency_key: str,
-    reason: str = "",
-    client: str = "",
-) -> Recorded:
+@reasoned_writer(EventKind.INTERRUPT, permission=supervise_check)
+def table_interrupt(write: JournalWrite, reason: str) -> dict[str, Any]:
     """Play stops at the table (a break, an incident); nothing can be recorded until restart."""
-    return _pause_event(
-        table_session=table_session,
-        kind=EventKind.INTERRUPT,
-        expected_seq=expected_seq,
-        user=user,
-        idempotency_key=idempotency_key,
-        reason=reason,
-        client=client,
-    )
+    return _paused(write, EventKind.INTERRUPT, reason)
 
 
-@transaction.atomic(durable=True)
-def table_resume(
-    *,
-    table_session: TableSession,
-    expected_seq: int,
-    user: User,
-    idempotency_key: str,
-    reason: str = "",
-    client: str = "",
-) -> Recorded:
-    return _pause_event(
-        table_session=table_session,
-        kind=EventKind.RESUME,
-        expected_seq=expected_seq,
-        user=user,
-        idempotency_key=idempotency_key,
-        reason=reason,
-        client=client,
-    )
+@reasoned_writer(EventKind.RESUME, permission=supervise_check)
+def table_resume(write: JournalWrite, reason: str) -> dict[str, Any]:
+    """Play restarts at the table after an interruption."""
+    return _paused(write, EventKind.RESUME, reason)
 
 
 def _close_locked(locked: TableSession, *, user: User, client: str) -> TableSession:

@@ -9,7 +9,9 @@ share are here:
   `record`, `undo`, `open_coup_void`, interruptions and restarts). A writer that locks in its
   own way (a void's approval, a close, an opening) builds its `JournalWrite` itself;
 - `JournalWrite.append`: the journal line and its audit row in one round trip, and the journal
-  cache once the transaction commits.
+  cache once the transaction commits;
+- `reasoned_writer`: the whole of a writer a screen posts to with a reason (`undo`,
+  `open_coup_void`, interruptions and restarts) but for what it checks and books.
 """
 
 from __future__ import annotations
@@ -19,7 +21,7 @@ from contextlib import nullcontext
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from django.db import connection
+from django.db import connection, transaction
 from django.db.models import Exists, Model, OuterRef
 from django.utils import timezone
 
@@ -39,17 +41,14 @@ class StaleSequenceError(DomainError):
     """Another screen recorded first: the client's view of the table is out of date."""
 
     code = ErrorCode.STALE_SEQUENCE
-    http_status = 409
 
 
 class IdempotencyConflictError(DomainError):
     code = ErrorCode.IDEMPOTENCY_CONFLICT
-    http_status = 409
 
 
 class TableClosedError(DomainError):
     code = ErrorCode.TABLE_CLOSED
-    http_status = 409
 
 
 # -- who may write ---------------------------------------------------------------------------
@@ -219,6 +218,73 @@ def rows_insert(*rows: Model) -> None:
     with connection.cursor() as cursor:
         for row in rows:
             cursor.execute(sql.insert_sql(type(row)), sql.insert_params(row))
+
+
+# -- a writer with a reason -----------------------------------------------------------------
+
+
+WriterBody = Callable[["JournalWrite", str], dict[str, Any]]
+
+
+class ReasonedWriter:
+    """The outermost service (docs/conventions.md, rules 2 and 3) that writes a `kind` line a
+    screen posts with a reason, with the keywords the console's `table_event` and the API's
+    reasoned journal views call: `before` checks the user and the reason ahead of the lock,
+    `journal_lock` locks (checking `permission`, by default `operate_check`), a request already
+    recorded is answered again, and otherwise `body` checks and books (given the `JournalWrite`
+    and the reason as given) and answers the line's outcome. Made by `reasoned_writer`; it
+    keeps the body's name and docstring."""
+
+    def __init__(
+        self,
+        body: WriterBody,
+        kind: str,
+        permission: Callable[[User, TableSession], None] | None,
+        before: Callable[[User, str], None] | None,
+    ) -> None:
+        self.body, self.kind, self.permission, self.before = body, kind, permission, before
+        self.__name__ = self.__qualname__ = body.__name__
+        self.__doc__, self.__module__ = body.__doc__, body.__module__
+
+    def __call__(
+        self,
+        *,
+        table_session: TableSession,
+        expected_seq: int,
+        user: User,
+        idempotency_key: str,
+        reason: str = "",
+        client: str = "",
+    ) -> Recorded:
+        with transaction.atomic(durable=True):
+            if self.before is not None:
+                self.before(user, reason)
+            write = journal_lock(
+                table_session=table_session,
+                user=user,
+                expected_seq=expected_seq,
+                idempotency_key=idempotency_key,
+                payload=request_payload(self.kind, {}, reason),
+                client=client,
+                permission=self.permission,
+            )
+            if write.earlier is not None:
+                return write.replayed()
+            return write.recorded(self.body(write, reason))
+
+
+def reasoned_writer(
+    kind: str,
+    *,
+    permission: Callable[[User, TableSession], None] | None = None,
+    before: Callable[[User, str], None] | None = None,
+) -> Callable[[WriterBody], ReasonedWriter]:
+    """Decorate the body of a writer with a reason: see `ReasonedWriter`."""
+
+    def wrap(body: WriterBody) -> ReasonedWriter:
+        return ReasonedWriter(body, kind, permission, before)
+
+    return wrap
 
 
 # -- the lock --------------------------------------------------------------------------------

@@ -13,17 +13,12 @@ from django.test import Client
 from establishment.models import Player
 from establishment.roles import Role
 from establishment.services import gaming_session_open
+from tables.management.commands.demo_data import DEMO_TABLES
 from tables.models import AssignmentRole, TableSession
 from tables.services import staff_assign, table_create, table_session_open
 
-CF_SETTINGS = {
-    "decks": 3,
-    "chip_unit": 10,
-    "min_bank": 100,
-    "min_stake": 10,
-    "cagnotte_rate_bp": 500,
-    "fault_reimbursement": True,
-}
+# The demo's chemin de fer table's settings (the worked examples' table).
+CF_SETTINGS = dict(DEMO_TABLES[0].settings)
 
 
 @dataclass
