@@ -30,15 +30,19 @@ def _named(value: Value, names: Mapping[str, str]) -> Value:
 
 
 def say(
-    code: str, params: Mapping[str, Value] | None = None, names: Mapping[str, str] | None = None
+    code: str,
+    params: Mapping[str, Value] | None = None,
+    names: Mapping[str, str] | None = None,
+    *,
+    game: str | None = None,
 ) -> str:
     """The words of `code` with `params`, in the active language; the players named by
-    `names` (player id -> name) are shown by name."""
+    `names` (player id -> name) are shown by name, the actions and states in `game`'s words."""
     values = dict(params or {})
     if names:
         for key in PERSON_PARAMS & values.keys():
             values[key] = _named(values[key], names)
-    return words(code, values, language())
+    return words(code, values, language(), game=game)
 
 
 def say_label(key: str, **values: str | int) -> str | None:

@@ -146,7 +146,8 @@ def _draw(
     seq = recorded.seq if recorded is not None else None
     state = table_state_get(table_session=table_session, last_seq=seq)
     if problem is not None and problem.params is not None:
-        problem = replace(problem, message=say(problem.code, problem.params, state.players))
+        message = say(problem.code, problem.params, state.players, game=table_session.game)
+        problem = replace(problem, message=message)
     coups = recent_coup_list(table_session=table_session, limit=RECENT_COUPS)
     recorder = may_record(request.user, table_session)
     voids_known_none = recorded is not None and not any(

@@ -74,6 +74,11 @@ CODE_PARAMS: Mapping[str, str] = {
     "game": "{}.title",
 }
 
+# Parameters that hold an action type or a state: shown as the table's label of it, the game's
+# own first (``chemin_de_fer.action.stake`` « Avec la table »), then the one every game shares;
+# as the code itself when the catalogue has no label.
+LABEL_PARAMS: Mapping[str, str] = {"action": "action", "legal": "action", "state": "phase"}
+
 PERSON_PARAMS: frozenset[str] = frozenset(
     {
         "actor",
@@ -156,10 +161,13 @@ def _template(key: str, language: str, strict: bool) -> str:
 class _Renderer:
     """One rendering: the parameters, the language and how strict to be."""
 
-    def __init__(self, params: Mapping[str, Value], language: str, strict: bool) -> None:
+    def __init__(
+        self, params: Mapping[str, Value], language: str, strict: bool, game: str | None = None
+    ) -> None:
         self.params = params
         self.language = language
         self.strict = strict
+        self.game = game
 
     def key(self, key: str, depth: int) -> str:
         """The words of ``key``, filled from the parameters."""
@@ -200,11 +208,20 @@ class _Renderer:
             return ", ".join(items), False
         if name in CODE_PARAMS and isinstance(value, str):
             return self.item(CODE_PARAMS[name], value, depth), True
+        if name in LABEL_PARAMS and isinstance(value, str):
+            family = LABEL_PARAMS[name]
+            keys = [f"{family}.{value}"]
+            if self.game is not None:
+                keys.insert(0, f"{self.game}.{family}.{value}")
+            for key in keys:
+                found = lookup(key, self.language)
+                if found is not None and not _PLACEHOLDER.search(found):
+                    return found, True
         if name in PERSON_PARAMS:
             if value == CROUPIER:
                 return self.key("W_CROUPIER", depth + 1), True
             if isinstance(value, int) and not isinstance(value, bool):
-                return _Renderer({"seat": value}, self.language, self.strict).key(
+                return _Renderer({"seat": value}, self.language, self.strict, self.game).key(
                     "W_SEAT", depth + 1
                 ), True
         return str(value), False
@@ -244,11 +261,14 @@ def words(
     language: str = DEFAULT_LANGUAGE,
     *,
     strict: bool | None = None,
+    game: str | None = None,
 ) -> str:
-    """The words of ``code`` filled from ``params``, in ``language`` ("en" or "fr")."""
+    """The words of ``code`` filled from ``params``, in ``language`` ("en" or "fr"); with
+    ``game``, the action types and states it names are shown in that game's words."""
     values = params or {}
     chosen = language_of(language)
-    return _Renderer(values, chosen, strict_default() if strict is None else strict).key(code, 0)
+    strict = strict_default() if strict is None else strict
+    return _Renderer(values, chosen, strict, game).key(code, 0)
 
 
 def label(key: str, language: str = DEFAULT_LANGUAGE, **values: str | int) -> str | None:

@@ -48,8 +48,8 @@ class RuleRefusedError(DomainError):
     code = ErrorCode.RULE_REFUSED
     http_status = 422
 
-    def __init__(self, error: RuleError, **extra: Any) -> None:
-        message = say(error.code, error.params)
+    def __init__(self, error: RuleError, *, game: str | None = None, **extra: Any) -> None:
+        message = say(error.code, error.params, game=game)
         super().__init__(message, rule_code=error.code, params=dict(error.params), **extra)
         self.rule_code = error.code
         self.rule_params = dict(error.params)
@@ -98,7 +98,7 @@ def record(
     try:
         after = journal_advance(journal, seq, EventKind.ACTION, action)
     except RuleError as error:
-        raise RuleRefusedError(error, state=journal.state.phase) from error
+        raise RuleRefusedError(error, game=locked.game, state=journal.state.phase) from error
     if action.get("type") in ("sit", "add_standing"):
         players_by_code([action["player"]])  # the engine knows ids; the house knows players
     outcome = consequences_book(

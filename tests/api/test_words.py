@@ -68,11 +68,12 @@ def test_a_reason_given_as_a_code_is_said_in_the_clients_language(
     assert params == french["extra"]["params"]
     assert params["reason"] == "R_BANKER_ONLY" and params["action"] == "announce_bank"
     banker = params["banker"]
+    # The action is named in the table's words, a game term, French in both languages.
     assert english["message"].endswith(
-        f"cannot announce_bank: only the banker {banker} decides it."
+        f"cannot Annoncer la banque: only the banker {banker} decides it."
     )
     assert french["message"].endswith(
-        f"ne peut pas faire « announce_bank » : seul le banquier {banker} en décide."
+        f"ne peut pas faire « Annoncer la banque » : seul le banquier {banker} en décide."
     )
 
 

@@ -289,6 +289,36 @@ def test_every_action_type_has_its_label(code: str) -> None:
     assert sorted(t for t in game.actions if not _label("action", t, code)) == []
 
 
+@pytest.mark.parametrize("language", LANGUAGES)
+@pytest.mark.parametrize("code", GAMES)
+def test_a_refusal_names_the_actions_and_the_state_in_the_tables_words(
+    code: str, language: str
+) -> None:
+    """E_WRONG_STATE and E_NOT_ELIGIBLE name action types and a state: said for a game, each is
+    the game's label of it (its own first, then the shared one), never the engine's code."""
+    game = game_get(code)
+    for action in game.actions:
+        expected = lookup(f"{code}.action.{action}", language) or lookup(
+            f"action.{action}", language
+        )
+        assert expected is not None
+        said = words(
+            "E_WRONG_STATE",
+            {"action": action, "where": "R_STATE", "state": "session_ended", "legal": [action]},
+            language,
+            game=code,
+        )
+        assert said.count(expected) >= 2, said
+        ended = lookup("phase.session_ended", language)
+        assert ended is not None and ended in said, said
+    # Without a game, a game's own word is not guessed: the shared label, or the code.
+    assert "stake" in words(
+        "E_WRONG_STATE",
+        {"action": "stake", "where": "R_STATE", "state": "x", "legal": []},
+        language,
+    )
+
+
 @cache
 def _views() -> list[dict[str, Any]]:
     views = []
