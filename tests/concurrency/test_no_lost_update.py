@@ -25,13 +25,14 @@ from typing import Any
 
 import pytest
 from django.db import connection, transaction
+from django.db.models import Q
 
 from ledger.models import Account, AccountKind, Entry, Transaction
 from ledger.selectors import account_balance_get
 from tables.models import Coup, TableSession
 from tables.postings import AccountKey, table_session_place
 from tables.services import books
-from tables.services.books import _account_key, _lookup_key
+from tables.services.books import _account_key, _lookup_key, players_by_code
 from tests.concurrency.kit import (
     CF_SETTINGS,
     Croupier,
@@ -131,7 +132,12 @@ def test_inv5_sixteen_tables_booking_to_shared_accounts_lose_nothing(
 
 def _naive_accounts_create(owners: Any, keys: dict[str, AccountKey]) -> dict[str, Account]:
     """get-or-create without recovering from the unique violation (what the control removes)."""
-    lookups, condition = books.account_lookups(keys)
+    codes = [key.member_number for key in keys.values() if key.member_number is not None]
+    player_ids = {code: p.pk for code, p in players_by_code(codes).items()} if codes else {}
+    lookups = {owner: key.lookup(player_ids) for owner, key in keys.items()}
+    condition = Q()
+    for fields in lookups.values():
+        condition |= Q(**fields)
     found = {_account_key(a): a for a in Account.objects.filter(condition)}
     with transaction.atomic():
         for fields in lookups.values():
