@@ -58,12 +58,6 @@ def table_session_place(table_session_public_id: UUID | str) -> str:
     return f"{TABLE_SESSION}:{table_session_public_id}"
 
 
-def place_public_id(place: str) -> tuple[str, str]:
-    """``table-session:<id>`` → (``table-session``, ``<id>``); "" → ("", "")."""
-    what, _sep, public_id = place.partition(":")
-    return what, public_id
-
-
 # -- posting keys ----------------------------------------------------------------------------
 
 
@@ -121,15 +115,6 @@ class AccountKey:
         if self.gaming_session_id is not None:
             fields["gaming_session_id"] = self.gaming_session_id
         return fields
-
-
-def owner_player(owner: str) -> str | None:
-    """The player an owner's account belongs to (his id), or None for the table's own."""
-    if owner in TABLE_OWNERS:
-        return None
-    if owner.startswith(RELIQUAT_PREFIX):
-        return owner[len(RELIQUAT_PREFIX) :]
-    return owner
 
 
 def owner_account_key(

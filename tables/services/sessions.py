@@ -21,6 +21,7 @@ from establishment.roles import Role
 from establishment.services import audit
 from establishment.staff import has_role
 from tables.engine import legal_action_types
+from tables.engine.session import SESSION_ENDED
 from tables.models import CroupierAssignment, EventKind, Sabot, SeatOccupancy, TableSession
 from tables.services.journal import journal_advance, journal_get, last_seq_get
 from tables.services.recording import TableInterruptedError, consequences_book
@@ -67,7 +68,7 @@ def _close_locked(locked: TableSession, *, user: User, client: str) -> TableSess
     last_seq = last_seq_get(locked)
     journal = journal_get(locked, last_seq)
     # The croupier may have recorded `end_session` already (COM-3.8): nothing is left to settle.
-    ended = journal.state.phase == "session_ended"
+    ended = journal.state.phase == SESSION_ENDED
     if not ended and "end_session" not in legal_action_types(journal.game, journal.state):
         raise DomainError(
             f"Table {locked.table.number} has a coup in progress ({journal.state.phase}): "
