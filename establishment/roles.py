@@ -1,4 +1,5 @@
-"""Staff roles. Each role is a Django group created by migration tables/0003_staff_roles."""
+"""Staff roles. Each role is a Django group created by migration tables/0003_staff_roles
+(reception: establishment/0003_reception_role)."""
 
 from __future__ import annotations
 
@@ -10,6 +11,7 @@ class Role(models.TextChoices):
     CROUPIER = "croupier", _("Croupier")
     CHANGEUR = "changeur", _("Changeur")
     INSPECTOR = "inspector", _("Table inspector (chef de partie)")
+    RECEPTION = "reception", _("Reception")
     AUDITOR = "auditor", _("Auditor")
     MANAGER = "manager", _("Manager")
 
@@ -20,3 +22,6 @@ class Role(models.TextChoices):
 # the console and the API ask the same sets to show, or refuse early, what a user may not do.
 TABLE_CONFIGURERS = frozenset({Role.MANAGER})
 SUPERVISORS = frozenset({Role.MANAGER, Role.INSPECTOR})
+# Who admits players at the door: registers them, checks the exclusion list (art. 22 of the
+# arrêté of 14 May 2007), keeps that list. Inspectors and managers may too.
+DOOR_KEEPERS = frozenset({Role.RECEPTION, Role.INSPECTOR, Role.MANAGER})
