@@ -14,8 +14,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
 from establishment.errors import DomainError, PermissionDeniedError
-from tables.console.access import sees_floor, table_session_get
-from tables.console.base import (
+from establishment.http.console import (
     ConsoleRequest,
     Problem,
     client_of,
@@ -24,6 +23,7 @@ from tables.console.base import (
     refusal,
     staff_of,
 )
+from tables.console.access import sees_floor, table_session_get
 from tables.console.floor import floor_answer
 from tables.console.forms import CorrectionForm, VoidDecisionForm, VoidRequestForm
 from tables.console.views import table_answer, table_event, table_write

@@ -19,12 +19,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_POST
 
 from establishment.errors import DomainError, PermissionDeniedError
-from establishment.models import GamingSession
-from establishment.roles import SUPERVISORS, Role
-from establishment.services import gaming_session_open
-from establishment.staff import roles_of
-from tables.console.access import is_inspector, sees_floor, table_session_get
-from tables.console.base import (
+from establishment.http.console import (
     ConsoleRequest,
     Problem,
     client_of,
@@ -33,6 +28,11 @@ from tables.console.base import (
     refusal,
     staff_of,
 )
+from establishment.models import GamingSession
+from establishment.roles import SUPERVISORS, Role
+from establishment.services import gaming_session_open
+from establishment.staff import roles_of
+from tables.console.access import is_inspector, sees_floor, table_session_get
 from tables.console.forms import AssignForm, PauseForm, TableOpenForm
 from tables.console.screen import new_key, screen_build
 from tables.console.views import table_event, table_write

@@ -11,10 +11,10 @@ from django.utils.http import url_has_allowed_host_and_scheme
 from django.views.decorators.http import require_GET, require_POST
 from django_htmx.http import HttpResponseClientRefresh
 
+from establishment.http.console import ConsoleRequest, console_view, staff_of
 from establishment.models import StaffPreference
 from establishment.roles import Role
 from tables.console.access import on_duty_sessions
-from tables.console.base import ConsoleRequest, console_view, staff_of
 from tables.console.forms import LanguageForm
 from tables.selectors import table_list
 

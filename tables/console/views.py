@@ -4,8 +4,8 @@
 Every view parses its form, calls one service or selector, and renders (docs/conventions.md,
 rule 1); the floor's views are in `tables/console/floor.py`, the corrections (undo, voids) in
 `tables/console/corrections.py`. Refusals come back through the one mapping
-(`tables.console.base`): a rule refused is a 422 partial in place, a stale screen a 409 with the
-table redrawn and a notice, 403/404 what the user may not do or see.
+(`establishment.http.console`): a rule refused is a 422 partial in place, a stale screen a 409
+with the table redrawn and a notice, 403/404 what the user may not do or see.
 
 Only the parts of the table screen that changed are sent back (under 2 KB an action, whatever
 the length of the session): every region is rendered, its digest compared with the digest the
@@ -35,6 +35,15 @@ from django.views.decorators.http import require_GET, require_POST
 from django_htmx.http import trigger_client_event
 
 from establishment.errors import DomainError, PermissionDeniedError
+from establishment.http.console import (
+    ConsoleRequest,
+    Problem,
+    client_of,
+    console_view,
+    form_problem,
+    page_or_part,
+    staff_of,
+)
 from establishment.http.errors import error_body
 from establishment.models import Player
 from tables.console import regions as regions_cache
@@ -44,15 +53,6 @@ from tables.console.access import (
     on_duty_remember,
     table_session_get,
     table_session_reference,
-)
-from tables.console.base import (
-    ConsoleRequest,
-    Problem,
-    client_of,
-    console_view,
-    form_problem,
-    page_or_part,
-    staff_of,
 )
 from tables.console.forms import ActionForm
 from tables.console.screen import RECENT_COUPS, new_key, screen_build

@@ -1,5 +1,6 @@
-"""What every view of the console shares: the typed request, the decorator that answers a
-refusal, who acts and from where, a refusal shown in place, and the page-or-part answer.
+"""What every screen (the console, the floor, the establishment's pages) shares: the typed
+request, the decorator that answers a refusal, who acts and from where, a refusal shown in
+place, and the page-or-part answer.
 
 Refusals come back through `establishment.http.errors.error_body`, the one mapping
 (docs/conventions.md, rule 8): a rule refused is a 422 partial in place, a stale screen a 409,
