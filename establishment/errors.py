@@ -29,6 +29,8 @@ class ErrorCode(StrEnum):
     VOID_DECIDED = "void_decided"
     SECOND_PERSON_REQUIRED = "second_person_required"
     UNKNOWN_PLAYER = "unknown_player"
+    STAFF_ON_DUTY = "staff_on_duty"
+    CLOSE_BLOCKED = "close_blocked"
     # Ledger
     LEDGER_UNBALANCED = "ledger_unbalanced"
     LEDGER_EMPTY = "ledger_empty"

@@ -37,6 +37,18 @@ def place_balance_get(
     return int(result["balance"])
 
 
+def player_balances_at_place(*, kind: AccountKind, place: str) -> list[tuple[str, int]]:
+    """Each player's balance in his `kind` account at `place` (his reliquat at a table session,
+    say), by member number; signed as every balance (`account_balance_get`)."""
+    rows = (
+        Entry.objects.filter(account__kind=kind, account__place=place)
+        .values_list("account__player__member_number")
+        .annotate(balance=Coalesce(Sum(SIGNED_AMOUNT), Value(0)))
+        .order_by("account__player__member_number")
+    )
+    return [(str(code), int(balance)) for code, balance in rows]
+
+
 def unbalanced_transaction_list() -> QuerySet[Transaction]:
     """Transactions whose entries do not sum to zero: always empty unless the books were tampered
     with outside `ledger.services.post` on a database without the zero-sum trigger (the auditor's

@@ -218,12 +218,15 @@ def report_build(
         )
         entry["expected"] += expected
 
+        # Model 11, column 3 bis (docs/registers.md): each duty period, reliefs included.
         staff = [
             {
                 "role": a["role"],
                 "staff": a["staff__username"],
                 "from": when(a["assigned_at"]),
                 "until": when(a["released_at"]),
+                "assigned_by": a["assigned_by__username"],
+                "ended_by": a["released_by__username"],
             }
             for a in staff_by_ts.get(ts.pk, [])
         ]
@@ -237,6 +240,10 @@ def report_build(
                 "closed_at": when(ts.closed_at),
                 "opened_by": ts.opened_by.get_username(),
                 "closed_by": ts.closed_by.get_username() if ts.closed_by else None,
+                # An inspector's forced close (issue 13): why, and what was left.
+                "forced_close": {"reason": ts.close_reason, "left": ts.close_left}
+                if ts.close_forced
+                else None,
                 "chip_unit": int(ts.settings.get("chip_unit", 1)),
                 "cagnotte_rate_bp": int(ts.settings.get("cagnotte_rate_bp", 0)),
                 "staff": staff,

@@ -340,12 +340,34 @@ def pdf_render(
             f"{local_time(table['closed_at'])}   {_('Coups')} {table['coups_played']}"
             f"   {_('Voided')} {table['coups_voided']}"
         )
-        staff = ", ".join(
-            f"{label(s['role'])} {s['staff']} {local_time(s['from'], '%H:%M')}–"
-            f"{local_time(s['until'], '%H:%M')}"
-            for s in table["staff"]
+        if table.get("forced_close"):
+            pages.text(
+                f"{_('Closed by force by the inspector')}: {table['forced_close']['reason']}"
+            )
+        # Model 11, column 3 bis (docs/registers.md): every duty period, reliefs included.
+        pages.heading(_("Croupiers and changeurs"), 10)
+        pages.table(
+            [
+                _("Role"),
+                _("Staff member"),
+                _("From"),
+                _("Until"),
+                _("Put on duty by"),
+                _("Ended by"),
+            ],
+            [80, 110, 60, 60, 110, 110],
+            (
+                [
+                    label(s["role"]),
+                    s["staff"],
+                    local_time(s["from"], "%H:%M"),
+                    local_time(s["until"], "%H:%M"),
+                    s.get("assigned_by") or "",
+                    s.get("ended_by") or "",
+                ]
+                for s in table["staff"]
+            ),
         )
-        pages.text(f"{_('Croupiers and changeurs')}: {staff or '—'}")
         for pause in table["interruptions"]:
             pages.text(
                 f"{_('Interrupted')} {local_time(pause['from'], '%H:%M:%S')} – "

@@ -177,7 +177,15 @@ def settlement_rows_get(*, gaming_session: GamingSession) -> SettlementRows:
     assignments = list(
         table_models.CroupierAssignment.objects.filter(table_session_id__in=ts_ids)
         .order_by("table_session_id", "assigned_at", "pk")
-        .values("table_session_id", "role", "assigned_at", "released_at", "staff__username")
+        .values(
+            "table_session_id",
+            "role",
+            "assigned_at",
+            "released_at",
+            "staff__username",
+            "assigned_by__username",
+            "released_by__username",
+        )
     )
     kind = table_models.EventKind
     pauses = list(

@@ -139,6 +139,12 @@ class TableSession(models.Model):
     opened_by = staff_member("table_sessions_opened", _("opened by"))
     closed_at = models.DateTimeField(_("closed at"), null=True, blank=True)
     closed_by = staff_member("table_sessions_closed", _("closed by"), optional=True)
+    # An inspector's forced close (`tables.services.table_session_close(force=True)`): why, and
+    # what was left when he closed (the open coup set aside, the voids left undecided); the
+    # report marks the séance with both.
+    close_forced = models.BooleanField(_("closed by force"), default=False)
+    close_reason = models.TextField(_("reason for the forced close"), blank=True, default="")
+    close_left = models.JSONField(_("left at the forced close"), default=list, blank=True)
 
     class Meta:
         ordering = ["-opened_at", "table__number"]
@@ -220,7 +226,10 @@ class AssignmentRole(models.TextChoices):
 
 
 class CroupierAssignment(models.Model):
-    """A croupier or changeur working a table session from `assigned_at` to `released_at`."""
+    """A duty period: a croupier or changeur working a table session from `assigned_at` to
+    `released_at` (model 11, column 3 bis: docs/registers.md). A relief ends one period and
+    starts the next in the same transaction (`tables.services.staff_assign`); the end, once
+    set, is never changed."""
 
     table_session = protected_fk(TableSession, "assignments", _("table session"))
     staff = staff_member("table_assignments", _("staff member"))
@@ -228,12 +237,14 @@ class CroupierAssignment(models.Model):
     assigned_at = models.DateTimeField(_("from"))
     released_at = models.DateTimeField(_("to"), null=True, blank=True)
     assigned_by = staff_member("table_assignments_made", _("assigned by"))
+    released_by = staff_member("table_assignments_ended", _("relieved by"), optional=True)
 
     class Meta:
         ordering = ["table_session", "assigned_at"]
-        verbose_name = _("croupier assignment")
-        verbose_name_plural = _("croupier assignments")
+        verbose_name = _("duty period")
+        verbose_name_plural = _("duty periods")
         constraints = [
+            # Art. 58: one croupier and one changeur per table at a time.
             models.UniqueConstraint(
                 fields=["table_session"],
                 condition=Q(role="croupier", released_at__isnull=True),
@@ -241,9 +252,17 @@ class CroupierAssignment(models.Model):
                 violation_error_message=_("This table already has a croupier on duty."),
             ),
             models.UniqueConstraint(
-                fields=["table_session", "staff", "role"],
+                fields=["table_session"],
+                condition=Q(role="changeur", released_at__isnull=True),
+                name="tables_croupierassignment_one_changeur_at_a_time",
+                violation_error_message=_("This table already has a changeur on duty."),
+            ),
+            # A person is on duty at one table at a time, in one role.
+            models.UniqueConstraint(
+                fields=["staff"],
                 condition=Q(released_at__isnull=True),
-                name="tables_croupierassignment_no_duplicate_open",
+                name="tables_croupierassignment_one_duty_per_person",
+                violation_error_message=_("This person is already on duty at a table."),
             ),
             models.CheckConstraint(
                 condition=Q(role__in=AssignmentRole.values),

@@ -6,6 +6,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+from django.contrib.auth.models import User
 from django.db.models import Exists, OuterRef, Prefetch, QuerySet, Sum
 
 from establishment.models import GamingSession, Player
@@ -17,6 +18,7 @@ from tables.memo import Memo
 from tables.models import (
     BankTenure,
     Coup,
+    CroupierAssignment,
     Sabot,
     SeatOccupancy,
     Table,
@@ -300,3 +302,44 @@ def sabot_life_list(*, table_session: TableSession) -> list[SabotLife]:
             red[current] = seq
     ends = {s.pk: n.opened_seq for s, n in zip(tracked, tracked[1:], strict=False)}
     return [SabotLife(s, drawn.get(s.pk, 0), red.get(s.pk), ends.get(s.pk)) for s in sabots]
+
+
+# -- duty: who works which table (model 11, column 3 bis: docs/registers.md) -------------------
+
+
+def duty_period_list(
+    *, gaming_session: GamingSession | None = None, table_session: TableSession | None = None
+) -> QuerySet[CroupierAssignment]:
+    """Every duty period of the night (or of one table's séance): who, which role, from, until,
+    who put him on duty and who ended it; by table, then time."""
+    periods = CroupierAssignment.objects.select_related(
+        "staff", "assigned_by", "released_by", "table_session__table"
+    )
+    if table_session is not None:
+        periods = periods.filter(table_session=table_session)
+    if gaming_session is not None:
+        periods = periods.filter(table_session__gaming_session=gaming_session)
+    return periods.order_by("table_session__table__number", "assigned_at", "pk")
+
+
+def staff_free_list(*, role: str, gaming_session: GamingSession) -> QuerySet[User]:
+    """Whom the floor offers for a duty: the active members of that role on shift tonight (they
+    have logged in since the gaming session opened) who are on duty at no table now."""
+    busy = CroupierAssignment.objects.filter(staff=OuterRef("pk"), released_at__isnull=True)
+    return (
+        User.objects.filter(
+            groups__name=role, is_active=True, last_login__gte=gaming_session.opened_at
+        )
+        .exclude(Exists(busy))
+        .distinct()
+        .order_by("username")
+    )
+
+
+def relief_get(*, table_session: TableSession, user: Any) -> CroupierAssignment | None:
+    """The duty `user` last ended at this table, if he is not on duty there now: what his
+    screen says when it has turned read-only (relieved at, by whom)."""
+    periods = CroupierAssignment.objects.filter(table_session=table_session, staff=user)
+    if periods.filter(released_at__isnull=True).exists():
+        return None
+    return periods.select_related("released_by").order_by("-released_at", "-pk").first()

@@ -37,6 +37,7 @@ from tables.selectors import bank_tenure_list, table_list
 from tables.services import (
     sabot_open,
     staff_assign,
+    staff_release,
     table_create,
     table_session_close,
     table_session_open,
@@ -243,13 +244,27 @@ class TableSessionOpenApi(APIView):
 class TableSessionCloseApi(APIView):
     """Close a table (inspectors and managers): `end_session` through the engine — reliquats
     returned, reserve fund divided (COM-3.8) — then seats, assignments and sabot closed. A coup
-    half-recorded stops it (409 `coup_in_progress`)."""
+    half-recorded stops it (409 `coup_in_progress`), and a void waiting for a decision (409
+    `close_blocked`); `extra.left` lists what is left. An inspector may `force` the close with
+    a `reason`: the open coup is set aside as a void and the report marks the séance."""
 
-    @extend_schema(request=None, responses=TableSessionOutputSerializer, tags=["table sessions"])
+    class InputSerializer(serializers.Serializer[Any]):
+        force = serializers.BooleanField(default=False)
+        reason = serializers.CharField(default="", allow_blank=True, max_length=500)
+
+    @extend_schema(
+        request=InputSerializer, responses=TableSessionOutputSerializer, tags=["table sessions"]
+    )
     def post(self, request: Request, table_session_id: UUID) -> Response:
         table_session = visible_table_session_get(request.user, table_session_id)
+        given = self.InputSerializer(data=request.data)
+        given.is_valid(raise_exception=True)
         table_session_close(
-            table_session=table_session, user=as_user(request.user), client=client_of(request)
+            table_session=table_session,
+            user=as_user(request.user),
+            client=client_of(request),
+            force=given.validated_data["force"],
+            reason=given.validated_data["reason"],
         )
         fresh = visible_table_session_get(request.user, table_session_id)
         return Response(TableSessionOutputSerializer(fresh).data)
@@ -299,12 +314,15 @@ class SeatListApi(ListApi):
 
 
 class AssignmentOutputSerializer(serializers.ModelSerializer[CroupierAssignment]):
+    """A duty period (model 11, column 3 bis): who, role, from, until, who assigned, who ended."""
+
     staff = UsernameField(source="staff.username")
     assigned_by = UsernameField(source="assigned_by.username")
+    released_by = UsernameField(source="released_by.username", allow_null=True)
 
     class Meta:
         model = CroupierAssignment
-        fields = ["staff", "role", "assigned_at", "released_at", "assigned_by"]
+        fields = ["staff", "role", "assigned_at", "released_at", "assigned_by", "released_by"]
 
 
 class AssignmentListApi(ListApi):
@@ -317,14 +335,15 @@ class AssignmentListApi(ListApi):
         table_session = visible_table_session_get(request.user, table_session_id)
         assignments = (
             CroupierAssignment.objects.filter(table_session=table_session)
-            .select_related("staff", "assigned_by")
+            .select_related("staff", "assigned_by", "released_by")
             .order_by("assigned_at", "pk")
         )
         return self.page(request, assignments, AssignmentOutputSerializer)
 
 
 class AssignmentCreateApi(APIView):
-    """Put a croupier or a changeur on duty at a table session (inspectors and managers)."""
+    """Put a croupier or a changeur on duty at a table session (inspectors and managers),
+    relieving whoever holds that duty there: his period ends as the new one begins."""
 
     class InputSerializer(serializers.Serializer[Any]):
         staff = serializers.SlugRelatedField(
@@ -352,6 +371,31 @@ class AssignmentCreateApi(APIView):
             client=client_of(request),
         )
         return Response(AssignmentOutputSerializer(assignment).data, status=status.HTTP_201_CREATED)
+
+
+class AssignmentReleaseApi(APIView):
+    """End the duty of the croupier or the changeur at a table session, nobody after him."""
+
+    class InputSerializer(serializers.Serializer[Any]):
+        role = serializers.ChoiceField(choices=AssignmentRole.choices)
+
+    @extend_schema(
+        request=InputSerializer,
+        responses={200: AssignmentOutputSerializer},
+        tags=["table sessions"],
+    )
+    def post(self, request: Request, table_session_id: UUID) -> Response:
+        table_session = visible_table_session_get(request.user, table_session_id)
+        role_required(request.user, SUPERVISORS, "release staff from duty")
+        given = self.InputSerializer(data=request.data)
+        given.is_valid(raise_exception=True)
+        ended = staff_release(
+            table_session=table_session,
+            role=AssignmentRole(given.validated_data["role"]),
+            released_by=as_user(request.user),
+            client=client_of(request),
+        )
+        return Response(AssignmentOutputSerializer(ended).data)
 
 
 # -- sabots ----------------------------------------------------------------------------------

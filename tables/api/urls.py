@@ -31,6 +31,11 @@ urlpatterns: list[URLPattern | URLResolver] = [
         tables.AssignmentCreateApi.as_view(),
         name="assignment-create",
     ),
+    path(
+        f"{_session}assignments/release/",
+        tables.AssignmentReleaseApi.as_view(),
+        name="assignment-release",
+    ),
     path(f"{_session}sabots/", tables.SabotListApi.as_view(), name="sabot-list"),
     path(f"{_session}sabots/open/", tables.SabotOpenApi.as_view(), name="sabot-open"),
     path(f"{_session}bank-tenures/", tables.BankTenureListApi.as_view(), name="bank-tenure-list"),

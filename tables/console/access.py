@@ -81,6 +81,10 @@ def table_session_get(user: Any, public_id: Any) -> TableSession:
         return found
     if _on_duty(user, found):
         return found
+    # A croupier relieved at this table still sees it, read-only, and is told so
+    # (`tables.selectors.relief_get`).
+    if Role.CROUPIER in roles_of(user) and found.assignments.filter(staff=user).exists():
+        return found
     raise PermissionDeniedError("This table is not yours to see.")
 
 

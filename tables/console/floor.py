@@ -12,7 +12,6 @@ from typing import Any
 from uuid import UUID
 
 from django.contrib.auth.models import User
-from django.db.models import QuerySet
 from django.http import Http404, HttpResponse, HttpResponseRedirect
 from django.urls import reverse
 from django.utils.translation import gettext as _
@@ -29,18 +28,24 @@ from establishment.http.console import (
     staff_of,
 )
 from establishment.models import GamingSession
-from establishment.roles import SUPERVISORS, Role
+from establishment.roles import SUPERVISORS
 from establishment.services import gaming_session_open
 from establishment.staff import roles_of
 from tables.console.access import is_inspector, sees_floor, table_session_get
-from tables.console.forms import AssignForm, PauseForm, TableOpenForm
+from tables.console.forms import DutyForm, PauseForm, TableOpenForm
 from tables.console.screen import new_key, screen_build
 from tables.console.views import table_event, table_write
 from tables.models import AssignmentRole, Table, TableSession
-from tables.selectors import table_state_get, void_request_pending_list
+from tables.selectors import (
+    duty_period_list,
+    staff_free_list,
+    table_state_get,
+    void_request_pending_list,
+)
 from tables.services import (
     gaming_session_close,
     staff_assign,
+    staff_release,
     table_interrupt,
     table_resume,
     table_session_close,
@@ -62,14 +67,14 @@ def _gaming_session_open_now(missing: str) -> GamingSession:
     return session
 
 
-def _croupiers() -> QuerySet[User]:
-    """Who may be assigned to a table: the active croupiers."""
-    return User.objects.filter(groups__name=Role.CROUPIER, is_active=True)
-
-
 def _floor_context(request: ConsoleRequest) -> dict[str, Any]:
     session = _gaming_session()
     rows = []
+    # The staff on shift and free, offered for each duty (art. 58).
+    free = {
+        role: list(staff_free_list(role=role, gaming_session=session)) if session else []
+        for role in AssignmentRole
+    }
     if session is not None:
         open_sessions = (
             TableSession.objects.filter(gaming_session=session, closed_at__isnull=True)
@@ -79,16 +84,12 @@ def _floor_context(request: ConsoleRequest) -> dict[str, Any]:
         )
         for table_session in open_sessions:
             state = table_state_get(table_session=table_session)
-            on_duty = [
-                a.staff
-                for a in table_session.assignments.all()
-                if a.released_at is None and a.role == AssignmentRole.CROUPIER
-            ]
+            on_duty = {a.role: a for a in table_session.assignments.all() if a.released_at is None}
             rows.append(
                 {
                     "table_session": table_session,
                     "screen": screen_build(state, coups=(), may_record=False),
-                    "croupiers": on_duty,
+                    "duty": [(role, on_duty.get(role), free[role]) for role in AssignmentRole],
                     "pause_key": new_key(),
                 }
             )
@@ -99,7 +100,6 @@ def _floor_context(request: ConsoleRequest) -> dict[str, Any]:
         "closed_tables": [
             t for t in Table.objects.filter(is_active=True) if t.pk not in open_tables
         ],
-        "croupiers": _croupiers().order_by("username"),
         "pending": list(void_request_pending_list(gaming_session=session)) if session else [],
         "inspector": is_inspector(request.user),
     }
@@ -202,6 +202,8 @@ def table_close(request: ConsoleRequest, table_session: UUID) -> HttpResponse:
             table_session=found,
             user=staff_of(request),
             client=client_of(request),
+            force=request.POST.get("force") == "1",
+            reason=str(request.POST.get("reason", ""))[:500],
         ),
     )
 
@@ -228,19 +230,48 @@ def table_pause(request: ConsoleRequest, table_session: UUID, how: str) -> HttpR
 
 @require_POST
 @console_view
-def croupier_assign(request: ConsoleRequest, table_session: UUID) -> HttpResponse:
+def duty_change(request: ConsoleRequest, table_session: UUID) -> HttpResponse:
+    """Put a croupier or a changeur on duty at a table, relieving the one there (or, with
+    `release`, end that duty): from the floor, or from the table screen (`from=table`)."""
     found = table_session_get(request.user, table_session)
-    form = AssignForm(request.POST, croupiers=_croupiers())
+    form = DutyForm(request.POST)
 
     def write() -> object:
         if not form.is_valid():
-            raise DomainError(_("Choose a croupier."))
+            raise DomainError(_("Choose the duty (croupier or changeur) and who takes it."))
+        role = form.cleaned_data["role"]
+        if form.cleaned_data["release"]:
+            return staff_release(
+                table_session=found,
+                role=role,
+                released_by=staff_of(request),
+                client=client_of(request),
+            )
+        username = form.cleaned_data["staff"]
+        staff = User.objects.filter(username=username).first() if username else None
+        if staff is None:
+            raise DomainError(_("Choose who takes the duty from the list."))
         return staff_assign(
             table_session=found,
-            staff=form.cleaned_data["croupier"],
-            role=AssignmentRole.CROUPIER,
+            staff=staff,
+            role=role,
             assigned_by=staff_of(request),
             client=client_of(request),
         )
 
+    if request.POST.get("from") == "table":
+        _inspector_check(request)
+        return table_write(request, found, "duty", write)
     return _floor_write(request, write)
+
+
+@require_GET
+@console_view
+def duty(request: ConsoleRequest) -> HttpResponse:
+    """Every duty period of the night: who, role, table, from, until, who assigned, who ended."""
+    _floor_check(request)
+    session = _gaming_session()
+    periods = list(duty_period_list(gaming_session=session)) if session else []
+    return page_or_part(
+        request, "console/duty.html", "duty", {"gaming_session": session, "periods": periods}
+    )

@@ -15,7 +15,6 @@ from typing import Any
 
 from django import forms
 from django.conf import settings
-from django.contrib.auth.models import User
 from django.http import QueryDict
 from django.utils.translation import gettext_lazy as _
 
@@ -33,6 +32,7 @@ from tables.engine.actions import (
     TEXT,
     Param,
 )
+from tables.models import AssignmentRole
 
 MAX_AMOUNT_CHIPS = 10**12
 RANK_CHOICES = [(rank, rank) for rank in RANKS]
@@ -268,14 +268,13 @@ class TableOpenForm(forms.Form):
     table = forms.UUIDField()
 
 
-class AssignForm(forms.Form):
-    croupier = forms.ModelChoiceField(queryset=User.objects.none(), to_field_name="username")
+class DutyForm(forms.Form):
+    """Who goes on duty at a table, in which role (a relief when someone holds it), or, with
+    no one named, the end of that duty (`release`)."""
 
-    def __init__(self, data: Any, *, croupiers: Any) -> None:
-        super().__init__(data)
-        field = self.fields["croupier"]
-        assert isinstance(field, forms.ModelChoiceField)
-        field.queryset = croupiers
+    role = forms.ChoiceField(choices=AssignmentRole.choices)
+    staff = forms.CharField(max_length=150, required=False)
+    release = forms.BooleanField(required=False)
 
 
 class LanguageForm(forms.ModelForm[StaffPreference]):

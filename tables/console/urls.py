@@ -23,7 +23,8 @@ urlpatterns: list[URLPattern | URLResolver] = [
         name="session-controls",
     ),
     path("tables/<uuid:table_session>/close/", floor.table_close, name="table-close"),
-    path("tables/<uuid:table_session>/assign/", floor.croupier_assign, name="assign"),
+    path("tables/<uuid:table_session>/duty/", floor.duty_change, name="duty-change"),
+    path("floor/duty/", floor.duty, name="duty"),
     path(
         "tables/<uuid:table_session>/interrupt/",
         floor.table_pause,

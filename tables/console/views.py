@@ -32,7 +32,7 @@ from django.urls import reverse
 from django.utils.safestring import SafeString
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_POST
-from django_htmx.http import trigger_client_event
+from django_htmx.http import HttpResponseClientRefresh, trigger_client_event
 
 from establishment.errors import DomainError, PermissionDeniedError
 from establishment.http.console import (
@@ -57,8 +57,15 @@ from tables.console.access import (
 from tables.console.forms import ActionForm
 from tables.console.screen import RECENT_COUPS, new_key, screen_build
 from tables.engine import game_get
-from tables.models import TableSession
-from tables.selectors import recent_coup_list, table_state_get, void_request_pending_list
+from tables.models import AssignmentRole, TableSession
+from tables.selectors import (
+    duty_period_list,
+    recent_coup_list,
+    relief_get,
+    staff_free_list,
+    table_state_get,
+    void_request_pending_list,
+)
 from tables.services import ReasonedWriter, Recorded, record
 from tables.services.journal import last_seq_get
 from tables.words import say
@@ -302,6 +309,17 @@ def _page(request: ConsoleRequest, drawn: Drawn, *, status: int = 200) -> HttpRe
     }
     if not request.htmx and context["may_record"]:
         context["players"] = _players_absent(context["screen"].state.players)
+    if not request.htmx:
+        table_session = drawn.context["table_session"]
+        periods = list(duty_period_list(table_session=table_session))
+        context["duty"] = [p for p in periods if p.released_at is None]
+        if not context["may_record"] and table_session.closed_at is None:
+            context["relieved"] = relief_get(table_session=table_session, user=request.user)
+        if context["inspector"] and table_session.closed_at is None:
+            session = table_session.gaming_session
+            context["free"] = {
+                role: staff_free_list(role=role, gaming_session=session) for role in AssignmentRole
+            }
     return page_or_part(request, TABLE, "screen", context, status=status)
 
 
@@ -321,6 +339,11 @@ def table_poll(request: ConsoleRequest, table_session: UUID) -> HttpResponse:
     Two small queries when nothing moved: the last sequence number and the pending voids."""
     found = table_session_get(request.user, table_session)
     posted = request.GET
+    duty = "1" if may_record(request.user, found) else "0"
+    if posted.get("duty", duty) != duty:
+        # Relieved, or put on duty, since the screen was drawn: the whole page again, read-only
+        # or with its controls, and saying why.
+        return HttpResponseClientRefresh()
     seq = last_seq_get(found)
     voids = void_request_pending_list().filter(coup__table_session=found).count()
     if posted.get("expected_seq") == str(seq + 1) and posted.get("voids") == str(voids):
@@ -423,6 +446,10 @@ def action_record(request: ConsoleRequest, table_session: UUID) -> HttpResponse:
             client=client_of(request),
         )
     except PermissionDeniedError:
+        if request.htmx and relief_get(table_session=reference, user=user) is not None:
+            # A croupier relieved since his screen was drawn: the page again, which says so,
+            # read-only (nothing was recorded).
+            return HttpResponseClientRefresh()
         raise
     except DomainError as error:
         found = table_session_get(request.user, table_session)

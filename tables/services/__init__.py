@@ -13,6 +13,7 @@ from tables.services.corrections import (
     void_request,
     void_request_get,
 )
+from tables.services.duty import StaffBusyError, StaffRoleError, staff_assign, staff_release
 from tables.services.recording import RuleRefusedError, TableInterruptedError, record
 from tables.services.sessions import (
     gaming_session_close,
@@ -20,13 +21,7 @@ from tables.services.sessions import (
     table_resume,
     table_session_close,
 )
-from tables.services.tables import (
-    StaffRoleError,
-    sabot_open,
-    staff_assign,
-    table_create,
-    table_session_open,
-)
+from tables.services.tables import sabot_open, table_create, table_session_open
 from tables.services.writing import (
     IdempotencyConflictError,
     ReasonedWriter,
@@ -41,6 +36,7 @@ __all__ = [
     "Recorded",
     "ReasonedWriter",
     "RuleRefusedError",
+    "StaffBusyError",
     "StaffRoleError",
     "StaleSequenceError",
     "TableClosedError",
@@ -51,6 +47,7 @@ __all__ = [
     "record",
     "sabot_open",
     "staff_assign",
+    "staff_release",
     "table_create",
     "table_interrupt",
     "table_resume",

@@ -14,16 +14,28 @@ from typing import TYPE_CHECKING, Any
 from celery import current_app
 from django.db import transaction
 from django.utils import timezone
+from django.utils.translation import gettext as _
 
 from establishment.errors import DomainError, ErrorCode, InvalidStateError, PermissionDeniedError
 from establishment.models import GamingSession
 from establishment.roles import Role
 from establishment.services import audit
 from establishment.staff import has_role
+from ledger.models import AccountKind
+from ledger.selectors import player_balances_at_place
 from tables.engine import legal_action_types
 from tables.engine.session import SESSION_ENDED
-from tables.models import CroupierAssignment, EventKind, Sabot, SeatOccupancy, TableSession
-from tables.services.journal import journal_advance, journal_get, last_seq_get
+from tables.models import (
+    CroupierAssignment,
+    EventKind,
+    Sabot,
+    SeatOccupancy,
+    TableSession,
+    VoidRequest,
+)
+from tables.postings import table_session_place
+from tables.services.corrections import open_coup_void
+from tables.services.journal import Journal, journal_advance, journal_get, last_seq_get
 from tables.services.recording import TableInterruptedError, consequences_book
 from tables.services.writing import JournalWrite, reasoned_writer, supervise_check
 
@@ -63,20 +75,86 @@ def table_resume(write: JournalWrite, reason: str) -> dict[str, Any]:
     return _paused(write, EventKind.RESUME, reason)
 
 
-def _close_locked(locked: TableSession, *, user: User, client: str) -> TableSession:
-    """Close one locked, open table session: `end_session` through the engine, then close."""
-    last_seq = last_seq_get(locked)
-    journal = journal_get(locked, last_seq)
-    # The croupier may have recorded `end_session` already (COM-3.8): nothing is left to settle.
+class CloseBlockedError(DomainError):
+    """A table or the night cannot close yet: `extra["left"]` lists what is left, each item a
+    `{"what": ..., ...}` (an open coup, a void waiting for a decision, an open table)."""
+
+    code = ErrorCode.CLOSE_BLOCKED
+    http_status = 409
+
+
+def _left_words(left: list[dict[str, Any]]) -> str:
+    words = []
+    for item in left:
+        if item["what"] == "coup_open":
+            words.append(_("a coup is in progress (%(phase)s)") % {"phase": item["phase"]})
+        elif item["what"] == "void_pending":
+            words.append(_("the void of coup %(coup)s waits for a decision") % item)
+        elif item["what"] == "reliquat":
+            words.append(_("the reliquat of %(player)s is not returned") % item)
+        elif item["what"] == "table_open":
+            words.append(_("table %(table)s is open") % item)
+    return "; ".join(words)
+
+
+def close_left_list(locked: TableSession, journal: Journal) -> list[dict[str, Any]]:
+    """What stops a table closing: a coup in progress (the engine does not allow `end_session`)
+    and the voids asked and not decided. Reliquats are returned by the close itself (COM-7.2),
+    and checked once it is booked (`_reliquats_left`)."""
+    left: list[dict[str, Any]] = []
     ended = journal.state.phase == SESSION_ENDED
     if not ended and "end_session" not in legal_action_types(journal.game, journal.state):
-        raise DomainError(
-            f"Table {locked.table.number} has a coup in progress ({journal.state.phase}): "
-            "finish it, or an inspector voids the open coup, before closing.",
-            code=ErrorCode.COUP_IN_PROGRESS,
+        left.append({"what": "coup_open", "phase": journal.state.phase})
+    pending = VoidRequest.objects.filter(coup__table_session=locked, decision__isnull=True)
+    left += [
+        {"what": "void_pending", "coup": number}
+        for number in pending.order_by("coup__number").values_list("coup__number", flat=True)
+    ]
+    return left
+
+
+def _reliquats_left(locked: TableSession) -> list[dict[str, Any]]:
+    """Reliquats still held for their bankers once `end_session` is booked (none, by COM-7.2:
+    a remainder here means the books and the engine disagree, and the table stays open)."""
+    place = table_session_place(locked.public_id)
+    held = player_balances_at_place(kind=AccountKind.RELIQUAT, place=place)
+    return [{"what": "reliquat", "player": code, "chips": chips} for code, chips in held if chips]
+
+
+def _close_locked(
+    locked: TableSession, *, user: User, client: str, force: bool = False, reason: str = ""
+) -> TableSession:
+    """Close one locked, open table session: `end_session` through the engine, then close.
+
+    Refused while something is left (`close_left_list`), with the list; an inspector's forced
+    close (`force`, with a reason) sets the open coup aside as a void first, leaves the voids
+    undecided, and marks the séance with what was left."""
+    last_seq = last_seq_get(locked)
+    journal = journal_get(locked, last_seq)
+    left = close_left_list(locked, journal)
+    if left and not force:
+        coup_open = any(item["what"] == "coup_open" for item in left)
+        raise CloseBlockedError(
+            _("Table %(table)s cannot close yet: %(left)s.")
+            % {"table": locked.table.number, "left": _left_words(left)},
+            # The code of a coup in progress stays the one clients know; the list is in both.
+            code=ErrorCode.COUP_IN_PROGRESS if coup_open else None,
             table=locked.table.number,
-            state=journal.state.phase,
+            left=left,
+            **({"state": journal.state.phase} if coup_open else {}),
         )
+    if force:
+        if not has_role(user, Role.INSPECTOR):
+            raise PermissionDeniedError(_("Only a table inspector may force a table to close."))
+        if len(reason.strip()) < 3:
+            raise InvalidStateError(_("Say why the table is closed by force (a reason)."))
+        if any(item["what"] == "coup_open" for item in left):
+            write = JournalWrite(locked, last_seq, user, f"force-close:{locked.public_id}", client)
+            open_coup_void.body(write, reason)
+            last_seq = write.seq
+            journal = journal_get(locked, last_seq)
+    # The croupier may have recorded `end_session` already (COM-3.8): nothing is left to settle.
+    ended = journal.state.phase == SESSION_ENDED
     outcome: dict[str, Any] = {"postings": []}
     if not ended:
         seq = last_seq + 1
@@ -89,6 +167,14 @@ def _close_locked(locked: TableSession, *, user: User, client: str) -> TableSess
         # written below, for the line and the rest of the close.
         write = JournalWrite(locked, last_seq, user, f"close:{locked.public_id}", client)
         write.append(EventKind.ACTION, after=after, outcome=outcome, action=action)
+    held = _reliquats_left(locked)
+    if held:
+        raise CloseBlockedError(
+            _("Table %(table)s cannot close yet: %(left)s.")
+            % {"table": locked.table.number, "left": _left_words(held)},
+            table=locked.table.number,
+            left=held,
+        )
     now = timezone.now()
     SeatOccupancy.objects.filter(table_session=locked, left_at__isnull=True).update(left_at=now)
     CroupierAssignment.objects.filter(table_session=locked, released_at__isnull=True).update(
@@ -97,7 +183,14 @@ def _close_locked(locked: TableSession, *, user: User, client: str) -> TableSess
     Sabot.objects.filter(table_session=locked, closed_at__isnull=True).update(closed_at=now)
     locked.closed_at = now
     locked.closed_by = user
-    locked.save(update_fields=["closed_at", "closed_by"])
+    fields = ["closed_at", "closed_by"]
+    if force:
+        locked.close_forced, locked.close_reason, locked.close_left = True, reason.strip(), left
+        fields += ["close_forced", "close_reason", "close_left"]
+    locked.save(update_fields=fields)
+    forced: dict[str, Any] = (
+        {"forced": True, "reason": reason.strip(), "left": left} if force else {}
+    )
     audit(
         user=user,
         action="table_close",
@@ -105,6 +198,7 @@ def _close_locked(locked: TableSession, *, user: User, client: str) -> TableSess
         client=client,
         table=locked.table.number,
         postings=outcome["postings"],
+        **forced,
     )
     # The table's reconciliation (ledger.reconcile_table_session), sent once the close commits:
     # the night's report then finds it ready. Looked up by name, as settle_session below.
@@ -117,9 +211,16 @@ def _close_locked(locked: TableSession, *, user: User, client: str) -> TableSess
 
 @transaction.atomic(durable=True)
 def table_session_close(
-    *, table_session: TableSession, user: User, client: str = ""
+    *,
+    table_session: TableSession,
+    user: User,
+    client: str = "",
+    force: bool = False,
+    reason: str = "",
 ) -> TableSession:
-    """Close a table: reliquats returned, reserve fund divided, no coup left half-recorded."""
+    """Close a table: reliquats returned, reserve fund divided, no coup left half-recorded and
+    no void waiting (else refused with the list of what is left); `force` (an inspector, with
+    a reason) closes all the same: see `_close_locked`."""
     locked = (
         TableSession.objects.select_for_update(of=("self",))
         .select_related("table", "gaming_session")
@@ -128,7 +229,7 @@ def table_session_close(
     supervise_check(user, locked)
     if locked.closed_at is not None:
         raise InvalidStateError("This table is already closed.")
-    return _close_locked(locked, user=user, client=client)
+    return _close_locked(locked, user=user, client=client, force=force, reason=reason)
 
 
 @transaction.atomic(durable=True)
@@ -139,17 +240,21 @@ def gaming_session_close(
     session = GamingSession.objects.select_for_update().get(pk=gaming_session.pk)
     if session.closed_at is not None:
         raise InvalidStateError("This gaming session is already closed.")
-    open_tables = list(
-        TableSession.objects.select_for_update(of=("self",))
-        .select_related("table", "gaming_session")
-        .filter(gaming_session=session, closed_at__isnull=True)
-        .order_by("pk")
-    )
-    for locked in open_tables:
-        supervise_check(user, locked)
-        _close_locked(locked, user=user, client=client)
     if not has_role(user, Role.INSPECTOR) and not has_role(user, Role.MANAGER):
         raise PermissionDeniedError("Only a table inspector or a manager may close the session.")
+    # Every table closes first, each on its own (what it has left is seen there): the night
+    # does not close over an open table.
+    open_tables = list(
+        TableSession.objects.filter(gaming_session=session, closed_at__isnull=True)
+        .order_by("table__number")
+        .values_list("table__number", flat=True)
+    )
+    if open_tables:
+        left = [{"what": "table_open", "table": number} for number in open_tables]
+        raise CloseBlockedError(
+            _("The gaming session cannot close yet: %(left)s.") % {"left": _left_words(left)},
+            left=left,
+        )
     session.closed_at = timezone.now()
     session.closed_by = user
     session.save(update_fields=["closed_at", "closed_by"])
@@ -158,7 +263,6 @@ def gaming_session_close(
         action="gaming_session_close",
         client=client,
         gaming_session=session,
-        tables=[t.table.number for t in open_tables],
     )
     # The night's settlement report (ledger.settle_session), sent once this close commits. Looked
     # up by name: a service does not import an adapter (pyproject's import contracts).

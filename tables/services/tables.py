@@ -14,13 +14,13 @@ from typing import TYPE_CHECKING, Any
 from django.db import transaction
 from django.utils import timezone
 
-from establishment.errors import DomainError, ErrorCode, InvalidStateError
+from establishment.errors import InvalidStateError
 from establishment.models import GamingSession
-from establishment.roles import SUPERVISORS, TABLE_CONFIGURERS, Role
+from establishment.roles import SUPERVISORS, TABLE_CONFIGURERS
 from establishment.services import audit
 from establishment.staff import role_required
 from tables.engine import RuleError
-from tables.models import AssignmentRole, CroupierAssignment, EventKind, Sabot, Table, TableSession
+from tables.models import EventKind, Sabot, Table, TableSession
 from tables.services.books import players_by_code
 from tables.services.journal import Journal, engine_start
 from tables.services.recording import RuleRefusedError, sabot_replace, seats_sync
@@ -143,59 +143,18 @@ def table_session_open(
     return opened
 
 
-def _open_table_session_lock(table_session: TableSession) -> TableSession:
+def open_table_session_lock(table_session: TableSession) -> TableSession:
     locked = TableSession.objects.select_for_update().get(pk=table_session.pk)
     if locked.closed_at is not None:
         raise InvalidStateError("This table is closed.")
     return locked
 
 
-class StaffRoleError(DomainError):
-    code = ErrorCode.PERMISSION_DENIED
-    http_status = 403
-
-
-@transaction.atomic
-def staff_assign(
-    *,
-    table_session: TableSession,
-    staff: User,
-    role: AssignmentRole,
-    assigned_by: User,
-    client: str = "",
-) -> CroupierAssignment:
-    """Put a croupier or changeur on duty at a table session (a member of that role's group);
-    an inspector or a manager does."""
-    role_required(assigned_by, SUPERVISORS, "put staff on duty")
-    locked = _open_table_session_lock(table_session)
-    group = Role.CROUPIER if role == AssignmentRole.CROUPIER else Role.CHANGEUR
-    if not staff.groups.filter(name=group).exists():
-        raise StaffRoleError(f"{staff} is not a {group}.", staff=staff.get_username())
-    assignment = CroupierAssignment(
-        table_session=locked,
-        staff=staff,
-        role=role,
-        assigned_at=timezone.now(),
-        assigned_by=assigned_by,
-    )
-    assignment.full_clean()
-    assignment.save()
-    audit(
-        user=assigned_by,
-        action="staff_assign",
-        table_session=locked,
-        client=client,
-        staff=staff.get_username(),
-        role=str(role),
-    )
-    return assignment
-
-
 @transaction.atomic
 def sabot_open(*, table_session: TableSession, opened_by: User, client: str = "") -> Sabot:
     """Bring a new sabot to the table (the croupier on duty or an inspector): the previous one
     is closed; numbers run 1, 2, …"""
-    locked = _open_table_session_lock(table_session)
+    locked = open_table_session_lock(table_session)
     operate_check(opened_by, locked)
     sabot = sabot_replace(locked, opened_by, timezone.now())
     audit(

@@ -18,8 +18,8 @@ from reports.builders import canonical_json, sha256_hex
 from reports.models import ReportFile, ReportStatus, SettlementReport
 from reports.services import settlement_content_build, settlement_report_generate
 from tables.engine.settlement import CAGNOTTE, RELIQUAT_PREFIX, RESERVE_FUND
-from tables.models import AssignmentRole
-from tables.services import gaming_session_close, staff_assign
+from tables.models import AssignmentRole, TableSession
+from tables.services import gaming_session_close, staff_assign, table_session_close
 from tests.factories import UserFactory
 from tests.scenario_service import SCENARIOS, ServiceRun, _valid_code, step, table_for
 
@@ -54,7 +54,6 @@ class Night:
 
 def play_night(paths: tuple[str, ...] = SESSION_SCENARIOS) -> Night:
     manager = UserFactory.create(roles=[Role.MANAGER, Role.INSPECTOR])
-    croupier = UserFactory.create(roles=[Role.CROUPIER])
     gaming_session = gaming_session_open(opened_by=manager)
     runs: dict[str, ServiceRun] = {}
     for path in paths:
@@ -66,6 +65,8 @@ def play_night(paths: tuple[str, ...] = SESSION_SCENARIOS) -> Night:
         for code in dict.fromkeys(p for p in people if _valid_code(p)):
             Player.objects.get_or_create(member_number=code, defaults={"name": f"Player {code}"})
         table_session = table_for(scenario, gaming_session, manager)
+        # A croupier of its own at each table: a person is on duty at one table at a time.
+        croupier = UserFactory.create(roles=[Role.CROUPIER])
         staff_assign(
             table_session=table_session,
             staff=croupier,
@@ -81,9 +82,18 @@ def play_night(paths: tuple[str, ...] = SESSION_SCENARIOS) -> Night:
     return Night(gaming_session, manager, runs)
 
 
+def night_close(night: Night) -> None:
+    """Close every table of the night, then the night (it does not close over an open table)."""
+    for table_session in TableSession.objects.filter(
+        gaming_session=night.gaming_session, closed_at__isnull=True
+    ).order_by("pk"):
+        table_session_close(table_session=table_session, user=night.manager)
+    gaming_session_close(gaming_session=night.gaming_session, user=night.manager)
+
+
 def close_night(night: Night, capture: Callable[..., Any]) -> SettlementReport:
     with capture(execute=True):
-        gaming_session_close(gaming_session=night.gaming_session, user=night.manager)
+        night_close(night)
     return SettlementReport.objects.get(gaming_session=night.gaming_session)
 
 

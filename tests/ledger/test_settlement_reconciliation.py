@@ -29,9 +29,9 @@ from reports.services import (
 from reports.tasks import reconcile_table_session, render_report_pdf, settlement_sweep
 from tables.models import TableSession
 from tables.postings import table_place, table_session_place
-from tables.services import gaming_session_close, table_session_close
+from tables.services import table_session_close
 from tables.services.journal import last_seq_get
-from tests.ledger.test_settlement import SESSION_SCENARIOS, Night, play_night
+from tests.ledger.test_settlement import SESSION_SCENARIOS, Night, night_close, play_night
 
 pytestmark = pytest.mark.django_db
 
@@ -48,7 +48,7 @@ def _close_without_table_tasks(night: Night, capture: Capture) -> None:
     """Close the night and run its commit callbacks but the tables' reconciliations: as if
     every message sent at a table's close had been lost."""
     with capture(execute=False) as callbacks:
-        gaming_session_close(gaming_session=night.gaming_session, user=night.manager)
+        night_close(night)
     names = [_task_name(c) for c in callbacks]
     assert names.count("reports.reconcile_table_session") == len(night.runs)
     assert names[-1] == "reports.settle_session"  # the tables' go first
@@ -146,7 +146,7 @@ def test_a_table_whose_books_changed_after_its_reconciliation_is_replayed_again(
 ) -> None:
     night = play_night(SESSION_SCENARIOS[:2])
     with django_capture_on_commit_callbacks(execute=False):
-        gaming_session_close(gaming_session=night.gaming_session, user=night.manager)
+        night_close(night)
     table_sessions = _table_sessions(night)
     for ts in table_sessions:
         reconcile_table_session.apply(args=(ts.pk,))
@@ -197,7 +197,7 @@ def test_the_report_query_count_does_not_grow_with_coups_or_tables(
     large = play_night(SESSION_SCENARIOS)
     for night in (small, large):
         with django_capture_on_commit_callbacks(execute=False):
-            gaming_session_close(gaming_session=night.gaming_session, user=night.manager)
+            night_close(night)
         night.gaming_session.refresh_from_db()
     coups = [sum(ts.coups.count() for ts in _table_sessions(night)) for night in (small, large)]
     assert coups[1] > 3 * coups[0]
@@ -218,7 +218,7 @@ def test_the_report_query_count_does_not_grow_with_coups_or_tables(
 def test_the_pdf_follows_the_stored_report(settings: Any) -> None:
     settings.SETTLEMENT_SWEEP_GRACE_SECONDS = 0
     night = play_night(SESSION_SCENARIOS[:2])
-    gaming_session_close(gaming_session=night.gaming_session, user=night.manager)
+    night_close(night)
     # Run here without its commit callbacks: the report is stored, its PDF not yet sent.
     report = settlement_report_generate(gaming_session_id=night.gaming_session.pk)
     assert report is not None and report.status == ReportStatus.READY

@@ -24,9 +24,16 @@ from reports.services import (
     settlement_report_generate,
 )
 from reports.tasks import settle_session, settlement_sweep
-from tables.models import Table
+from tables.models import Table, TableSession
+from tables.services import table_session_close
 from tests.factories import UserFactory
-from tests.ledger.test_settlement import SESSION_SCENARIOS, Night, close_night, play_night
+from tests.ledger.test_settlement import (
+    SESSION_SCENARIOS,
+    Night,
+    close_night,
+    night_close,
+    play_night,
+)
 
 pytestmark = pytest.mark.django_db
 
@@ -43,10 +50,8 @@ def test_closing_sends_the_task_after_commit(
     django_capture_on_commit_callbacks: Callable[..., Any],
 ) -> None:
     night = play_night(SESSION_SCENARIOS[:1])
-    from tables.services import gaming_session_close
-
     with django_capture_on_commit_callbacks(execute=False) as callbacks:
-        gaming_session_close(gaming_session=night.gaming_session, user=night.manager)
+        night_close(night)
     assert not SettlementReport.objects.exists()  # nothing before the commit
     assert len(callbacks) >= 1
     for callback in callbacks:
@@ -218,6 +223,13 @@ def test_the_manager_closes_the_session_from_the_screen(
     client.force_login(night.manager)
     listing = client.get(reverse("reports:list"))
     assert str(night.gaming_session.public_id) in listing.content.decode()
+    close = reverse("reports:session-close", args=[night.gaming_session.public_id])
+    refused = client.post(close)  # a table is still open: the night does not close over it
+    assert refused.status_code == 409
+    assert "is open" in refused.content.decode()
+    assert not SettlementReport.objects.exists()
+    open_table = TableSession.objects.get(gaming_session=night.gaming_session)
+    table_session_close(table_session=open_table, user=night.manager)
     with django_capture_on_commit_callbacks(execute=True):
         response = client.post(
             reverse("reports:session-close", args=[night.gaming_session.public_id])

@@ -144,7 +144,7 @@ def test_staff_are_put_on_duty_by_an_inspector_or_a_manager() -> None:
     )
     row = AuditEntry.objects.get(action="staff_assign")
     assert (row.actor, row.table_session_id) == (inspector, table_session.pk)
-    assert row.data == {"staff": croupier.username, "role": "croupier"}
+    assert row.data == {"staff": croupier.username, "role": "croupier", "relieved": None}
 
 
 def test_a_sabot_is_brought_by_the_croupier_on_duty_or_an_inspector() -> None:

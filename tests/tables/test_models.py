@@ -1,12 +1,17 @@
 from __future__ import annotations
 
 import pytest
-from django.core.exceptions import ValidationError
 from django.db import IntegrityError, transaction
 
 from establishment.errors import InvalidStateError
 from establishment.roles import Role
-from tables.models import AssignmentRole, ImmutableFieldError, Sabot, TableSession
+from tables.models import (
+    AssignmentRole,
+    CroupierAssignment,
+    ImmutableFieldError,
+    Sabot,
+    TableSession,
+)
 from tables.services import (
     StaffRoleError,
     sabot_open,
@@ -61,7 +66,7 @@ def test_opening_a_table_freezes_its_settings() -> None:
         )
 
 
-def test_only_croupiers_are_assigned_as_croupiers_one_at_a_time() -> None:
+def test_only_croupiers_are_assigned_as_croupiers_and_a_new_one_relieves_the_last() -> None:
     table_session = TableSessionFactory.create()
     manager = UserFactory.create(roles=[Role.MANAGER])
     croupier = UserFactory.create(roles=[Role.CROUPIER])
@@ -74,19 +79,23 @@ def test_only_croupiers_are_assigned_as_croupiers_one_at_a_time() -> None:
             role=AssignmentRole.CROUPIER,
             assigned_by=manager,
         )
-    staff_assign(
+    first = staff_assign(
         table_session=table_session,
         staff=croupier,
         role=AssignmentRole.CROUPIER,
         assigned_by=manager,
     )
-    with pytest.raises(ValidationError):
-        staff_assign(
-            table_session=table_session,
-            staff=other,
-            role=AssignmentRole.CROUPIER,
-            assigned_by=manager,
-        )
+    second = staff_assign(
+        table_session=table_session,
+        staff=other,
+        role=AssignmentRole.CROUPIER,
+        assigned_by=manager,
+    )
+    first.refresh_from_db()
+    assert first.released_at == second.assigned_at
+    assert first.released_by == manager
+    on_duty = CroupierAssignment.objects.filter(table_session=table_session, released_at=None)
+    assert list(on_duty) == [second]
 
 
 def test_sabots_are_numbered_and_one_is_in_play() -> None:

@@ -39,6 +39,7 @@ from tables.services import (
     table_session_open,
 )
 from tables.services.journal import last_seq_get
+from tables.services.sessions import CloseBlockedError
 from tests.concurrency.kit import (
     Croupier,
     Floor,
@@ -233,7 +234,11 @@ def test_close_divides_the_reserve_fund_lr(floor: Floor, around: Around) -> None
 # -- closing the night -------------------------------------------------------------------------
 
 
-def test_closing_the_gaming_session_closes_every_table(floor: Floor, around: Around) -> None:
+def test_the_gaming_session_closes_only_once_every_table_is_closed(
+    floor: Floor, around: Around
+) -> None:
+    """Issue 13 item 3: the night does not close over an open table; each table closes on its
+    own, refused while a coup is in progress there."""
     first = Croupier(cf_table(floor, prefix="A"), floor.croupier, around)
     second_croupier = floor_open().croupier
     second = Croupier(
@@ -244,35 +249,33 @@ def test_closing_the_gaming_session_closes_every_table(floor: Floor, around: Aro
     first.do("continue_bank", 1, reliquat=500)
     second.do("new_shoe", cut_by=1)
     second.do("announce_bank", 1, amount=300)
+    numbers = sorted([first.table_session.table.number, second.table_session.table.number])
 
     with pytest.raises(PermissionDeniedError):
         gaming_session_close(gaming_session=floor.gaming_session, user=floor.croupier)
-    with pytest.raises(DomainError) as refused:  # table B has a coup in progress
+    with pytest.raises(CloseBlockedError) as refused:
         gaming_session_close(gaming_session=floor.gaming_session, user=floor.manager)
-    assert refused.value.code == ErrorCode.COUP_IN_PROGRESS
-    assert TableSession.objects.filter(closed_at__isnull=True).count() == 2  # all or nothing
-    assert (
-        not Account.objects.filter(
-            kind=AccountKind.RELIQUAT, place=table_session_place(first.table_session.public_id)
-        ).exists()
-        or ledger_totals(first.table_session)["reliquat:AS1"] == 500
-    )
+    assert refused.value.code == ErrorCode.CLOSE_BLOCKED
+    assert refused.value.extra["left"] == [{"what": "table_open", "table": n} for n in numbers]
+    assert all(str(n) in refused.value.message for n in numbers)
+    assert TableSession.objects.filter(closed_at__isnull=True).count() == 2
 
+    with around():
+        table_session_close(table_session=first.table_session, user=floor.manager)
+    with pytest.raises(DomainError) as busy:  # table B has a coup in progress
+        table_session_close(table_session=second.table_session, user=floor.manager)
+    assert busy.value.code == ErrorCode.COUP_IN_PROGRESS
     second.undo(reason="the banker changed his mind")
     with around():
+        table_session_close(table_session=second.table_session, user=floor.manager)
         closed = gaming_session_close(gaming_session=floor.gaming_session, user=floor.manager)
 
     assert closed.closed_at is not None and closed.closed_by == floor.manager
-    assert not TableSession.objects.filter(
-        gaming_session=floor.gaming_session, closed_at__isnull=True
-    ).exists()
     for at in (first, second):
         _books_agree(at.table_session)
+    # The reliquat of 500 went back to its banker with the close (COM-7.2).
     assert ledger_totals(first.table_session) == {"AS1": 950, "AS3": -1000, "cagnotte": 50}
-    audit = AuditEntry.objects.get(action="gaming_session_close", gaming_session=closed)
-    assert sorted(audit.data["tables"]) == sorted(
-        [first.table_session.table.number, second.table_session.table.number]
-    )
+    assert AuditEntry.objects.filter(action="gaming_session_close", gaming_session=closed).exists()
     with pytest.raises(InvalidStateError):
         gaming_session_close(gaming_session=floor.gaming_session, user=floor.manager)
 

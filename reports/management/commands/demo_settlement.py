@@ -3,7 +3,8 @@
 coup, an interruption; then `gaming_session_close` and its settlement report.
 
 Idempotent: when the demo session exists, it only makes sure its report is there.
-Run after `demo_data` (which creates the manager, the inspector and the auditor).
+Run before `demo_data` (`make demo`): the night it plays is closed before tonight's opens (one
+gaming session is open at a time); `demo_data` then sets the demo logins' passwords.
 """
 
 from __future__ import annotations
@@ -30,6 +31,7 @@ from tables.services import (
     table_create,
     table_interrupt,
     table_resume,
+    table_session_close,
     table_session_open,
     undo,
     void_decide,
@@ -89,7 +91,6 @@ class Command(BaseCommand):
         for member, name in data["players"].items():
             Player.objects.get_or_create(member_number=member, defaults={"name": name})
         session = gaming_session_open(opened_by=manager)
-        tables: dict[str, TableSession] = {}
         for spec in data["tables"]:
             table = Table.objects.filter(number=spec["number"], is_active=True).first()
             if table is None:
@@ -119,8 +120,11 @@ class Command(BaseCommand):
                 if spec["game"] == "pontoon" and index == 3:
                     self._pause(table_session, inspector)
                 self._record(table_session, croupier, action, f"{spec['number']}:{index}")
-            tables[spec["game"]] = table_session
-        self._corrections(tables["chemin_de_fer"], croupier, inspector)
+            if spec["game"] == "chemin_de_fer":
+                self._corrections(table_session, croupier, inspector)
+            # Each table closes once played (its croupier and changeur go to the next one: a
+            # person is on duty at one table at a time); the night closes after its tables.
+            table_session_close(table_session=table_session, user=manager, client="demo_settlement")
         gaming_session_close(gaming_session=session, user=manager, client="demo_settlement")
         # Out of service once played: the demo floor keeps its five open tables on the home page.
         for spec in data["tables"]:
