@@ -162,3 +162,12 @@ def empty_actor_check(action: Action, needs: list[str]) -> None:
     """
     if action.actor == "":
         raise bad_action(action.type, needs)
+
+
+def player_id_check(action: Action, needs: list[str]) -> None:
+    """COM-10.2 step 1 completed, in the games whose files refuse the reserved owner names there
+    (LR-4.0.4, LM-2.4): ``empty_actor_check`` (``needs``: what the actor takes), then
+    ``E_BAD_ACTION`` for a ``player`` that is not a player id (SCENARIOS.md)."""
+    empty_actor_check(action, needs)
+    if "player" in action.params and not is_player_id(action["player"]):
+        raise bad_action(action.type, ["player:P_PLAYER_ID"])

@@ -7,10 +7,15 @@ from dataclasses import dataclass
 from typing import Any, Protocol, TypeVar
 
 from tables.engine.actions import Action, ActionSpec, shape_check
+from tables.engine.cards import Pack
 from tables.engine.settlement import CoupRecord, Transfer
 from tables.engine.table import Actor, Seating
 
 _State = TypeVar("_State")
+
+# COM-3.8 the state after end_session: no banker and no legal action, in every game
+# (``tables.engine.session`` gives it to the games).
+SESSION_ENDED = "session_ended"
 
 
 @dataclass(frozen=True)
@@ -129,6 +134,46 @@ def lansquenet_hands(
     if middle:
         hands.append(hand_view("middle", middle))
     return hands
+
+
+class LansquenetTable(Protocol):
+    """What ``lansquenet_view`` reads of a lansquenet state (LM, LR)."""
+
+    @property
+    def phase(self) -> str: ...
+
+    @property
+    def banker(self) -> str | None: ...
+
+    @property
+    def pack(self) -> Pack: ...
+
+
+def lansquenet_view(
+    state: LansquenetTable,
+    *,
+    bank: int | None,
+    to_cover: int | None,
+    stakes: list[dict[str, Any]],
+    cards: dict[str, Any],
+    pontes: str | None,
+    expected: dict[str, Any],
+) -> dict[str, Any]:
+    """The part of a lansquenet table screen (LM-4.6, LR-4.3) that both games show alike: the
+    bank and what is left to cover, the stakes, the cards (``pontes``: the pontes' card, however
+    ``cards`` names it) and their hands, the pack until the session ends, what is expected."""
+    return {
+        "phase": state.phase,
+        "banker": state.banker,
+        "bank": bank,
+        "to_cover": to_cover,
+        "stakes": stakes,
+        "cards": cards,
+        "hands": lansquenet_hands(cards["banker"], pontes, cards["middle"]),
+        "next_seat": None,  # the croupier turns the cards: nobody's seat receives one
+        "pack": None if state.phase == SESSION_ENDED else state.pack.view(),
+        "expected": expected,
+    }
 
 
 def step(game: Game, state: GameState, action: Action) -> GameState:

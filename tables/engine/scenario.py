@@ -42,6 +42,10 @@ class InvalidScenario(Exception):
 
 @dataclass(frozen=True)
 class Scenario:
+    """One scenario of a file, loaded (SCENARIOS.md): the game, its validated settings, the
+    seating, the recorded actions, and what the replay must give (``expect``, or the code of
+    ``expect_invalid``)."""
+
     name: str
     game: Game
     settings: Mapping[str, Any]

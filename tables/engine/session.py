@@ -19,10 +19,12 @@ A game's class inherits ``SessionCore`` and supplies only its differences: its o
 (``handlers``, reached through ``dispatch``), what becomes of the bank when someone leaves
 (``left``, COM-9.6, LR-2.5; by default only the banker's departure, ``banker_left``), what
 ending the session returns (``ended``, COM-7.2, LR-2.6), who the first banker becomes
-(``first_banker``; by default ``seat_banker``). Its state
-says how many may sit (``seat_limits``) and whether the first banker may still be set
-(``first_banker_open``). The legal actions of each game keep their own order; the session's
-entries are built here (``session_legal``, ``first_banker_legal``, ``ADD_STANDING``).
+(``first_banker``; by default ``seat_banker``). Its game object is made with its state class,
+its legal actions and its table screen (``state_type``, ``legal_of``, ``view_of``), which
+``legal_actions`` and ``view`` apply. Its state says how many may sit (``seat_limits``) and
+whether the first banker may still be set (``first_banker_open``; ``FirstBankerBeforeCoups``
+where that is COM-9.2 as written). The legal actions of each game keep their own order; the
+session's entries are built here (``session_legal``, ``first_banker_legal``, ``ADD_STANDING``).
 """
 
 from __future__ import annotations
@@ -31,14 +33,13 @@ from collections.abc import Callable, Mapping
 from dataclasses import Field, replace
 from typing import Any, ClassVar, Generic, Protocol, TypeVar
 
-from tables.engine.actions import Action, ActionSpec, Param, session_actions
-from tables.engine.errors import RuleError, wrong_state
-from tables.engine.game import LegalAction
-from tables.engine.settlement import CROUPIER
-from tables.engine.table import Actor, Seating, Who
+from tables.engine.actions import Action, ActionSpec, Param, by_type, session_actions, spec
+from tables.engine.errors import RuleError, table_size, wrong_state
 
-# COM-3.8 the state after end_session: no banker and no legal action, in every game.
-SESSION_ENDED = "session_ended"
+# SESSION_ENDED: COM-3.8 the state after end_session, defined beside the table screens.
+from tables.engine.game import SESSION_ENDED as SESSION_ENDED, LegalAction, own_state
+from tables.engine.settlement import CROUPIER, CoupRecord
+from tables.engine.table import Actor, Seating, Who
 
 # COM-3.8 the session actions, in the order the action tables list them.
 SESSION_TYPES: tuple[str, ...] = ("sit", "leave", "add_standing", "set_first_banker", "end_session")
@@ -77,6 +78,23 @@ class SessionState(Protocol):
 S = TypeVar("S", bound=SessionState)
 
 
+class _BankerAndCoups(Protocol):
+    @property
+    def banker(self) -> str | None: ...
+
+    @property
+    def coups(self) -> tuple[CoupRecord, ...]: ...
+
+
+class FirstBankerBeforeCoups:
+    """COM-9.2 as written, for a game state (a frozen dataclass) that inherits it: the first
+    banker may be set while there is no banker and before the session's first coup."""
+
+    @property
+    def first_banker_open(self: _BankerAndCoups) -> bool:
+        return self.banker is None and not self.coups
+
+
 def session_specs(player: Param, *, first_banker: bool = True) -> dict[str, ActionSpec]:
     """COM-3.8 the shapes of the session actions, naming a player with ``player``; without
     ``set_first_banker`` where the game has none (CF-6.6)."""
@@ -84,6 +102,11 @@ def session_specs(player: Param, *, first_banker: bool = True) -> dict[str, Acti
     return {
         kind: found for kind, found in specs.items() if first_banker or kind != "set_first_banker"
     }
+
+
+# COM-9.4, COM-9.7 the answers to a bank offered in turn or vacant: the same shapes, without a
+# parameter, in every game that offers the bank.
+BANK_ANSWERS: Mapping[str, ActionSpec] = by_type(spec("accept_bank"), spec("decline_bank"))
 
 
 def session_legal(state: SessionState) -> list[LegalAction]:
@@ -98,6 +121,21 @@ def session_legal(state: SessionState) -> list[LegalAction]:
         found.append(LegalAction("leave", _CROUPIER))
     found.append(LegalAction("end_session", _CROUPIER))
     return found
+
+
+def seated_ok(state: SessionState) -> bool:
+    """As many players are seated as a coup allows (``seat_limits``: CF-2.2, LC-2.3, LM-2.2,
+    LR-4.1.2, PT-2.1)."""
+    minimum, maximum = state.seat_limits
+    return minimum <= state.seating.seated_count <= maximum
+
+
+def seated_check(state: SessionState, game: str) -> None:
+    """COM-10.2 step 2 for the action that starts a coup: ``E_TABLE_SIZE`` (``game``: the game's
+    code) unless ``seated_ok``, with the limits and the players seated."""
+    if not seated_ok(state):
+        minimum, maximum = state.seat_limits
+        raise table_size(game, minimum, maximum, state.seating.seated_count)
 
 
 def first_banker_legal(state: SessionState, *, empty_table: bool = False) -> list[LegalAction]:
@@ -142,8 +180,25 @@ class SessionCore(Generic[S]):
     # The game's own handlers, by action type: every action of its table but the session's.
     handlers: Mapping[str, Callable[[S, Action], S]]
 
+    def __init__(
+        self,
+        state_type: type[S],
+        legal_of: Callable[[S], tuple[LegalAction, ...]],
+        view_of: Callable[[S], dict[str, Any]],
+    ) -> None:
+        """The game object: its state class, and the functions of its ``legal`` module that
+        give the legal actions (COM-10.1) and the table screen of such a state."""
+        self.state_type = state_type
+        self.legal_of = legal_of
+        self.view_of = view_of
+
     def legal_actions(self, state: Any) -> tuple[LegalAction, ...]:
-        raise NotImplementedError
+        """Every action type accepted now, with its possible actors (``Game``)."""
+        return self.legal_of(own_state(state, self.state_type))
+
+    def view(self, state: Any) -> dict[str, Any]:
+        """What the table screen shows (``Game``)."""
+        return self.view_of(own_state(state, self.state_type))
 
     def first_banker(self, state: S, seat: int) -> S:
         """COM-9.2 the player at ``seat`` (checked) becomes the first banker: ``seat_banker``,

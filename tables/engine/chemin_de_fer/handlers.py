@@ -47,7 +47,6 @@ from tables.engine.chemin_de_fer.state import (
     Offer,
     Shoe,
     expected_cutter,
-    seated_count_ok,
 )
 from tables.engine.errors import (
     RuleError,
@@ -56,12 +55,17 @@ from tables.engine.errors import (
     below_minimum,
     not_eligible,
     out_of_turn,
-    table_size,
     with_common_errors,
 )
-from tables.engine.game import LegalAction, own_state
 from tables.engine.money import amount_check
-from tables.engine.session import SESSION_ENDED, SESSION_TYPES, SessionCore, session_specs
+from tables.engine.session import (
+    BANK_ANSWERS,
+    SESSION_ENDED,
+    SESSION_TYPES,
+    SessionCore,
+    seated_check,
+    session_specs,
+)
 from tables.engine.settings import settings_check, typed_rules
 from tables.engine.settlement import is_player_id
 from tables.engine.table import Seating, Who
@@ -108,8 +112,7 @@ ACTIONS: Mapping[str, ActionSpec] = {
         spec("announce_bank", amount=AMOUNT),
         spec("give_up_bank"),
         spec("offer_suite"),
-        spec("accept_bank"),
-        spec("decline_bank"),
+        *BANK_ANSWERS.values(),  # COM-9.4, COM-9.7
         # CF-4.2 to CF-4.7 the coup
         spec("banco_call", claims=CLAIMS),
         spec("stake", amount=AMOUNT),
@@ -177,8 +180,7 @@ def _announce_bank(state: CFState, action: Action) -> CFState:
         # CF-3.4 no coup before the first shoe or after the stop-card coup.
         why = "CF_R_NO_SHOE" if state.shoe is None else "CF_R_RED_CARD"
         raise RuleError("CF_E_SHOE_ENDED", why=why)
-    if not seated_count_ok(state):
-        raise table_size(CODE, 4, state.rules.max_players, state.seating.seated_count)  # CF-2.2
+    seated_check(state, CODE)  # CF-2.2
     banker_only(state, action)
     rules = state.rules
     amount = amount_check(action["amount"], rules.chip_unit)  # COM-5.1
@@ -465,11 +467,5 @@ class CheminDeFer(SessionCore[CFState]):
             raise refused(state, action)  # CF-7.1 after end_session nothing passes
         return self.dispatch(state, action)
 
-    def legal_actions(self, state: Any) -> tuple[LegalAction, ...]:
-        return legal_actions(own_state(state, CFState))
 
-    def view(self, state: Any) -> dict[str, Any]:
-        return table_view(own_state(state, CFState))
-
-
-GAME = CheminDeFer()
+GAME = CheminDeFer(CFState, legal_actions, table_view)

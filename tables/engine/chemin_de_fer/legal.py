@@ -27,11 +27,10 @@ from tables.engine.chemin_de_fer.state import (
     expected_cutter,
     hand_value,
     is_natural,
-    seated_count_ok,
 )
 from tables.engine.errors import RuleError, wrong_state
 from tables.engine.game import LegalAction, hand_view
-from tables.engine.session import ADD_STANDING, SESSION_ENDED, session_legal
+from tables.engine.session import ADD_STANDING, SESSION_ENDED, seated_ok, session_legal
 from tables.engine.settlement import CROUPIER
 from tables.engine.table import Actor, Seating
 
@@ -68,7 +67,7 @@ def _legal_bank_pending(state: CFState) -> list[LegalAction]:
         banker = _actor_of(seating, state.banker)
         if not state.shoe_running:
             found.append(LegalAction("new_shoe", (CROUPIER,)))
-        elif seated_count_ok(state):
+        elif seated_ok(state):  # CF-2.2 / CF-I22
             found.append(LegalAction("announce_bank", banker))
         if state.adjudicated is None:
             found.append(LegalAction("give_up_bank", banker))

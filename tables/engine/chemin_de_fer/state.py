@@ -124,12 +124,6 @@ class CFState:
         return False
 
 
-def seated_count_ok(state: CFState) -> bool:
-    """CF-2.2 / CF-I22: 4 to max_players seated, banker included."""
-    low, high = state.seat_limits
-    return low <= state.seating.seated_count <= high
-
-
 def stake_total(coup: Coup) -> int:
     """``T``, the total staked (CF-4.3)."""
     return sum(amount for _, amount in coup.stakes)

@@ -23,7 +23,7 @@ from tables.engine.actions import (
     Action,
     ActionSpec,
     by_type,
-    empty_actor_check,
+    player_id_check,
     spec,
 )
 from tables.engine.checks import croupier_only
@@ -31,13 +31,12 @@ from tables.engine.errors import (
     ParamValue,
     RuleError,
     above_limit,
-    bad_action,
     out_of_turn,
     table_size,
     with_common_errors,
     with_shared_reasons,
 )
-from tables.engine.game import GameState, LegalAction, own_state
+from tables.engine.game import GameState, own_state
 from tables.engine.landsknecht.coup import COUP_HANDLERS, bank_vacant, new_banker, start_offer
 from tables.engine.landsknecht.legal import (
     EXPECTED_CODES,
@@ -62,19 +61,16 @@ from tables.engine.landsknecht.state import (
     require_coup,
 )
 from tables.engine.money import amount_check, split_largest_remainder
-from tables.engine.session import SESSION_ENDED, SESSION_TYPES, SessionCore
+from tables.engine.session import (
+    BANK_ANSWERS,
+    SESSION_ENDED,
+    SESSION_TYPES,
+    SessionCore,
+    seated_check,
+)
 from tables.engine.settings import seat_count_check, settings_check
-from tables.engine.settlement import RESERVE_FUND, Transfer, is_player_owner, zero_sum_check
+from tables.engine.settlement import RESERVE_FUND, Transfer, zero_sum_check
 from tables.engine.table import Seating, Who
-
-
-def _id_check(action: Action) -> None:
-    """Step 1 completed: an actor or ``player`` that is not a player id (LR-4.0.4)."""
-    empty_actor_check(action, ["LR_P_ACTOR"])
-    player = action.get("player")
-    if isinstance(player, str) and not is_player_owner(player):
-        raise bad_action(action.type, ["player:P_PLAYER_ID"])
-
 
 # -- bank amounts (LR-4.1.1) -------------------------------------------------------------------
 
@@ -127,10 +123,8 @@ def _announce_bank(state: LRState, action: Action) -> LRState:
     if not state.reserve_open:
         raise RuleError("LR_E_RESERVE_NOT_OPEN")
     state_check(state, action)
+    seated_check(state, CODE)  # COM-10.2 step 2, LR-4.1.2
     config = state.config
-    seated = state.seating.seated_count
-    if not MIN_PLAYERS <= seated <= config.max_players:  # COM-10.2 step 2, LR-4.1.2
-        raise table_size(CODE, MIN_PLAYERS, config.max_players, seated)
     the_banker(state, action, "LR_R_BANKER_ANNOUNCES")
     amount = amount_check(action["amount"], config.chip_unit)  # COM-5.1
     if not _amount_allowed(config, state.bank_rule, amount):  # LR-4.1.1
@@ -282,8 +276,7 @@ def _actions() -> Mapping[str, ActionSpec]:
         spec("open_reserve"),
         spec("double"),
         spec("quit_bank"),
-        spec("accept_bank"),
-        spec("decline_bank"),
+        *BANK_ANSWERS.values(),  # COM-9.4, COM-9.7
     )
     return {**by_type(*own), **SESSION_ACTIONS}
 
@@ -364,15 +357,10 @@ class Landsknecht(SessionCore[LRState]):
         return LRState(config=Config.of(settings, seating.seat_count), seating=seating)
 
     def apply(self, state: GameState, action: Action) -> LRState:
-        _id_check(action)
+        # Step 1 completed: an actor or ``player`` that is not a player id (LR-4.0.4).
+        player_id_check(action, ["LR_P_ACTOR"])
         return self.dispatch(own_state(state, LRState), action)
 
-    def legal_actions(self, state: GameState) -> tuple[LegalAction, ...]:
-        return legal_actions(own_state(state, LRState))
 
-    def view(self, state: GameState) -> dict[str, Any]:
-        return table_view(own_state(state, LRState))
-
-
-GAME = Landsknecht()
+GAME = Landsknecht(LRState, legal_actions, table_view)
 assert set(_HANDLERS) | set(SESSION_TYPES) == set(GAME.actions)

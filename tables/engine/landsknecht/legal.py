@@ -11,7 +11,7 @@ from typing import Any
 from tables.engine.actions import Action
 from tables.engine.checks import acting
 from tables.engine.errors import bank_covered, wrong_state
-from tables.engine.game import LegalAction, lansquenet_hands
+from tables.engine.game import LegalAction, lansquenet_view
 from tables.engine.landsknecht.settings import MIN_PLAYERS
 from tables.engine.landsknecht.state import (
     BANK_DECISION,
@@ -220,17 +220,16 @@ def table_view(state: LRState) -> dict[str, Any]:
     elif state.phase == BANK_PENDING and state.bank_rule.kind == "fixed":
         bank = state.bank_rule.amount
     speaker = coup.speaker if coup is not None and state.phase == COVERING else None
-    return {
-        "phase": state.phase,
-        "banker": state.banker,
-        "bank": bank,
-        "to_cover": to_cover,
-        "stakes": stakes,
-        "cards": cards,
-        "hands": lansquenet_hands(cards["banker"], cards["ponters"], cards["middle"]),
-        "next_seat": None,  # the croupier turns the cards: nobody's seat receives one
-        "pack": None if state.phase == SESSION_ENDED else state.pack.view(),
-        "expected": expected_phrase(state),
+    shown = lansquenet_view(
+        state,
+        bank=bank,
+        to_cover=to_cover,
+        stakes=stakes,
+        cards=cards,
+        pontes=cards["ponters"],
+        expected=expected_phrase(state),
+    )
+    return shown | {
         "bank_rule": state.bank_rule.describe(),
         "shuffle_due": state.shuffle_due,
         "reserve_fund": {

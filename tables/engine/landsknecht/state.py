@@ -7,6 +7,7 @@ from typing import Literal
 
 from tables.engine.cards import Pack
 from tables.engine.landsknecht.settings import DECKS, MIN_PLAYERS, Config
+from tables.engine.session import FirstBankerBeforeCoups
 from tables.engine.settlement import CoupRecord, Transfer
 from tables.engine.table import Seating
 
@@ -91,8 +92,12 @@ class Offer:
 
 
 @dataclass(frozen=True)
-class LRState:
-    """A landsknecht session at one table; never mutated (``dataclasses.replace``)."""
+class LRState(FirstBankerBeforeCoups):
+    """A landsknecht session at one table; never mutated (``dataclasses.replace``).
+
+    LR-4.0.1 the first banker is set before the first coup, while there is no banker
+    (``FirstBankerBeforeCoups``).
+    """
 
     config: Config
     seating: Seating
@@ -131,11 +136,6 @@ class LRState:
     def seat_limits(self) -> tuple[int, int]:
         """LR-4.1.3 two to max_players seated."""
         return MIN_PLAYERS, self.config.max_players
-
-    @property
-    def first_banker_open(self) -> bool:
-        """LR-4.0.1 before the first coup, while there is no banker."""
-        return self.banker_player is None and not self.coups
 
 
 def require_coup(state: LRState) -> Coup:

@@ -29,12 +29,10 @@ from tables.engine.errors import (
     RuleError,
     not_eligible,
     out_of_turn,
-    table_size,
     with_common_errors,
     with_shared_reasons,
     wrong_state,
 )
-from tables.engine.game import LegalAction, own_state
 from tables.engine.lansquenet_classique.coup import COUP_HANDLERS, bank_offer
 from tables.engine.lansquenet_classique.legal import (
     EXPECTED_CODES,
@@ -44,7 +42,6 @@ from tables.engine.lansquenet_classique.legal import (
 )
 from tables.engine.lansquenet_classique.settings import (
     CODE,
-    MIN_PLAYERS,
     SETTINGS_TABLE,
     TITLE,
     Config,
@@ -71,8 +68,7 @@ ACTIONS: Mapping[str, ActionSpec] = {
         spec("carabin_bet", amount=AMOUNT),
         spec("keep_bank"),
         spec("pass_bank"),
-        spec("accept_bank"),
-        spec("decline_bank"),
+        *session.BANK_ANSWERS.values(),  # COM-9.4, COM-9.7
         spec("rejouissance", amount=INT),  # LC-I7: named, never accepted
     ),
     # COM-3.8 session actions, with the stricter player id of LC-5.0.1 step 1: a non-empty
@@ -266,10 +262,8 @@ class LansquenetClassique(session.SessionCore[LCState]):
             legal = [legal.type for legal in self.legal_actions(state)]
             raise wrong_state(action_type, state.phase, legal)
         if action_type == "start_coup":
-            seated = state.seating.seated_count
-            if not MIN_PLAYERS <= seated <= state.config.max_seated:
-                # LC-2.3 a coup needs 4 to min(12, seat_count) seated players.
-                raise table_size(self.code, MIN_PLAYERS, state.config.max_seated, seated)
+            # LC-2.3 a coup needs 4 to min(12, seat_count) seated players.
+            session.seated_check(state, self.code)
 
     def _eligibility_check(self, state: LCState, action_type: str, who: Who) -> None:
         """LC-5.0.1 step 3, second part: ``E_NOT_ELIGIBLE``."""
@@ -287,13 +281,5 @@ class LansquenetClassique(session.SessionCore[LCState]):
             # LC-2.1, COM-9.1 only a seated coupeur may hold the bank.
             who.require_seated(action_type, "LC_R_COUPEUR_HOLDS")
 
-    # -- legal actions and view (LC-5.0) ---------------------------------------------------------
 
-    def legal_actions(self, state: Any) -> tuple[LegalAction, ...]:
-        return legal_actions(own_state(state, LCState))
-
-    def view(self, state: Any) -> dict[str, Any]:
-        return table_view(own_state(state, LCState))
-
-
-GAME = LansquenetClassique()
+GAME = LansquenetClassique(LCState, legal_actions, table_view)

@@ -6,6 +6,7 @@ from dataclasses import dataclass
 
 from tables.engine.cards import Pack
 from tables.engine.lansquenet_classique.settings import MIN_PLAYERS, Config
+from tables.engine.session import FirstBankerBeforeCoups
 from tables.engine.settlement import CoupRecord, Transfer
 from tables.engine.table import Seating
 
@@ -94,8 +95,12 @@ class Coup:
 
 
 @dataclass(frozen=True)
-class LCState:
-    """The session at one table (the ``GameState`` of game.py)."""
+class LCState(FirstBankerBeforeCoups):
+    """The session at one table (the ``GameState`` of game.py).
+
+    COM-9.2 the first banker is set before the first coup, while there is no banker
+    (``FirstBankerBeforeCoups``).
+    """
 
     config: Config
     seating: Seating
@@ -112,11 +117,6 @@ class LCState:
     def seat_limits(self) -> tuple[int, int]:
         """LC-2.3, LC-2.5: 4 to min(12, seat_count) seated players."""
         return MIN_PLAYERS, self.config.max_seated
-
-    @property
-    def first_banker_open(self) -> bool:
-        """COM-9.2 before the first coup, while there is no banker."""
-        return self.banker is None and not self.coups
 
 
 def banker_seat(state: LCState) -> int:

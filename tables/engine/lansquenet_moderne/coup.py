@@ -12,7 +12,7 @@ from collections.abc import Callable
 from dataclasses import replace
 
 from tables.engine.actions import Action
-from tables.engine.checks import acting, banker_only, croupier_only
+from tables.engine.checks import acting, croupier_only
 from tables.engine.errors import (
     RuleError,
     above_limit,
@@ -21,9 +21,7 @@ from tables.engine.errors import (
     not_eligible,
     out_of_turn,
 )
-from tables.engine.lansquenet_moderne.legal import (
-    refused,
-)
+from tables.engine.lansquenet_moderne.legal import banker_in, phase_check, refused
 from tables.engine.lansquenet_moderne.state import (
     ABANDONED,
     ABANDONMENT_PENDING,
@@ -142,8 +140,7 @@ def _complete(st: LMState, action: Action) -> LMState:
 
 
 def _close_completion(st: LMState, action: Action) -> LMState:
-    if st.phase != STANDING_COMPLETION:
-        raise refused(st, action)
+    phase_check(st, action, STANDING_COMPLETION)
     croupier_only(st, action)
     coup = st.in_play
     if coup.uncovered == 0:
@@ -160,9 +157,7 @@ def _cards_begin(st: LMState, coup: Coup) -> LMState:
 
 
 def _reduce_bank(st: LMState, action: Action) -> LMState:
-    if st.phase != SHORTFALL:
-        raise refused(st, action)
-    banker_only(st, action)
+    banker_in(st, action, SHORTFALL)
     coup = st.in_play
     if coup.staked == 0:
         raise RuleError("LM_E_NOTHING_STAKED")
@@ -171,9 +166,7 @@ def _reduce_bank(st: LMState, action: Action) -> LMState:
 
 
 def _withdraw_bank(st: LMState, action: Action) -> LMState:
-    if st.phase != SHORTFALL:
-        raise refused(st, action)
-    banker_only(st, action)
+    banker_in(st, action, SHORTFALL)
     # LM-4.5 / LM-I4 / LM-5.4: every stake returned, no transfer; LM-6.1 rightful successor.
     return _settle(st, st.in_play, WITHDRAWN, ())
 
@@ -211,9 +204,7 @@ def _turn_card(st: LMState, action: Action) -> LMState:
 
 def _offer_abandonment(st: LMState, action: Action) -> LMState:
     # LM_E_ABANDON_DISABLED is checked first, in apply (LM-4.7.3).
-    if st.phase != MIDDLE_CARDS:
-        raise refused(st, action)
-    banker_only(st, action)
+    banker_in(st, action, MIDDLE_CARDS)
     fraction = action["fraction_bp"]
     if fraction < 1:
         raise below_minimum(fraction, 1)
@@ -224,8 +215,7 @@ def _offer_abandonment(st: LMState, action: Action) -> LMState:
 
 
 def _answer_abandonment(st: LMState, action: Action) -> LMState:
-    if st.phase != ABANDONMENT_PENDING:
-        raise refused(st, action)
+    phase_check(st, action, ABANDONMENT_PENDING)
     coup = st.in_play
     who = acting(st, action)
     if who.kind == "croupier" or who.player is None or coup.stake_of(who.player) == 0:

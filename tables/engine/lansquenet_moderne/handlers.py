@@ -26,7 +26,7 @@ from tables.engine.actions import (
     SESSION_ACTIONS,
     Action,
     ActionSpec,
-    empty_actor_check,
+    player_id_check,
     spec,
 )
 from tables.engine.cards import Pack
@@ -34,7 +34,6 @@ from tables.engine.checks import acting, banker_only, croupier_only
 from tables.engine.errors import (
     RuleError,
     above_limit,
-    bad_action,
     below_minimum,
     not_eligible,
     out_of_turn,
@@ -42,7 +41,7 @@ from tables.engine.errors import (
     with_common_errors,
     with_shared_reasons,
 )
-from tables.engine.game import GameState, LegalAction, own_state
+from tables.engine.game import GameState, own_state
 from tables.engine.lansquenet_moderne.coup import (
     COUP_HANDLERS,
     bank_vacant,
@@ -50,7 +49,9 @@ from tables.engine.lansquenet_moderne.coup import (
 )
 from tables.engine.lansquenet_moderne.legal import (
     EXPECTED_CODES,
+    banker_in,
     legal_actions,
+    phase_check,
     refused,
     table_view,
 )
@@ -71,18 +72,15 @@ from tables.engine.lansquenet_moderne.state import (
     Offer,
 )
 from tables.engine.money import amount_check
-from tables.engine.session import SESSION_ENDED, SESSION_TYPES, SessionCore
+from tables.engine.session import (
+    BANK_ANSWERS,
+    SESSION_ENDED,
+    SESSION_TYPES,
+    SessionCore,
+    seated_check,
+)
 from tables.engine.settings import settings_check
-from tables.engine.settlement import is_player_id
 from tables.engine.table import Seating, Who
-
-
-def _shape_extras(action: Action) -> None:
-    """Step 1 completed (LM-2.4): an empty actor, a ``player`` that is no player id."""
-    empty_actor_check(action, ["LM_P_ACTOR"])
-    if "player" in action.params and not is_player_id(action["player"]):
-        raise bad_action(action.type, ["player:P_PLAYER_ID"])
-
 
 # -- bank_pending (LM-4.1) ---------------------------------------------------------------------
 
@@ -90,10 +88,8 @@ def _shape_extras(action: Action) -> None:
 def _announce_bank(st: LMState, action: Action) -> LMState:
     if st.phase != BANK_PENDING or st.banker_seat is None:
         raise refused(st, action, "LM_R_NO_BANKER")
-    seated = st.seating.seated_count
     # LM-2.2: 2 … max_players seated, checked with the state (LM-4.0.2).
-    if not st.config.min_players <= seated <= st.config.max_players:
-        raise table_size(CODE, st.config.min_players, st.config.max_players, seated)
+    seated_check(st, CODE)
     banker_only(st, action)
     amount = amount_check(action["amount"], st.config.chip_unit)
     rule = st.bank_rule
@@ -165,9 +161,7 @@ def _new_banker_by_rotation(st: LMState, seat: int) -> LMState:
 
 def _stay(st: LMState, action: Action) -> LMState:
     # LM_E_MUST_PASS is checked first, in apply (LM-6.3.1, LM-I23).
-    if st.phase != BANK_DECISION:
-        raise refused(st, action)
-    banker_only(st, action)
+    banker_in(st, action, BANK_DECISION)
     decision = st.current_decision
     # LM-6.2 / LM-I17: the doubled bank may not exceed max_bank.
     if st.config.max_bank is not None and decision.doubled > st.config.max_bank:
@@ -187,9 +181,7 @@ def _stays(st: LMState, rule: FixedBank) -> LMState:
 
 
 def _pass_hand(st: LMState, action: Action) -> LMState:
-    if st.phase != BANK_DECISION:
-        raise refused(st, action)
-    banker_only(st, action)
+    banker_in(st, action, BANK_DECISION)
     decision = st.current_decision
     outgoing = st.banker_at
     # LM-6.4.1: after three purchases in a row there is no offer.
@@ -221,8 +213,7 @@ def _offeree_turn(st: LMState, action: Action, *, purchase: bool) -> int:
 
 
 def _buy_bank(st: LMState, action: Action) -> LMState:
-    if st.phase != BANK_OFFER:
-        raise refused(st, action)
+    phase_check(st, action, BANK_OFFER)
     seat = _offeree_turn(st, action, purchase=True)
     offer = st.current_offer
     price, holding = offer.levels[offer.level]
@@ -273,8 +264,7 @@ ACTIONS: Mapping[str, ActionSpec] = {
     **SESSION_ACTIONS,
     "announce_bank": spec("announce_bank", amount=AMOUNT),
     "shuffle_pack": spec("shuffle_pack"),
-    "accept_bank": spec("accept_bank"),
-    "decline_bank": spec("decline_bank"),
+    **BANK_ANSWERS,  # COM-9.4, COM-9.7
     "pass": spec("pass"),
     "stake": spec("stake", amount=AMOUNT),
     "banco": spec("banco"),
@@ -384,7 +374,7 @@ class LansquenetModerne(SessionCore[LMState]):
 
     def apply(self, state: GameState, action: Action) -> LMState:
         st = own_state(state, LMState)
-        _shape_extras(action)
+        player_id_check(action, ["LM_P_ACTOR"])  # step 1 completed (LM-2.4)
         if st.phase == SESSION_ENDED:
             raise refused(st, action, "LM_R_SESSION_ENDED")  # LM-4.0, LM-I22
         # LM-4.0.2: two specific codes right after step 1.
@@ -398,12 +388,5 @@ class LansquenetModerne(SessionCore[LMState]):
             raise RuleError("LM_E_MUST_PASS", banker=st.current_offer.must_pass)  # LM-6.3.1
         return self.dispatch(st, action)
 
-    def legal_actions(self, state: GameState) -> tuple[LegalAction, ...]:
-        return legal_actions(own_state(state, LMState))
 
-    def view(self, state: GameState) -> dict[str, Any]:
-        st = own_state(state, LMState)
-        return table_view(st, legal_actions(st))
-
-
-GAME = LansquenetModerne()
+GAME = LansquenetModerne(LMState, legal_actions, table_view)

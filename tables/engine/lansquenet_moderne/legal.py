@@ -6,12 +6,12 @@ state, the actor), what is expected next, and the croupier's table screen (``Gam
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from typing import Any
 
 from tables.engine.actions import Action
+from tables.engine.checks import banker_only
 from tables.engine.errors import RuleError, wrong_state
-from tables.engine.game import LegalAction, lansquenet_hands, sorted_types
+from tables.engine.game import LegalAction, lansquenet_view, sorted_types
 from tables.engine.lansquenet_moderne.state import (
     ABANDONMENT_PENDING,
     BANK_DECISION,
@@ -38,6 +38,20 @@ from tables.engine.table import Actor
 def refused(st: LMState, action: Action, where: str = "R_STATE") -> RuleError:
     """E_WRONG_STATE; ``where`` (a code) may say why not here."""
     return wrong_state(action.type, st.phase, sorted_types(legal_actions(st)), where)
+
+
+def phase_check(st: LMState, action: Action, phase: str) -> None:
+    """COM-10.2 step 2 (LM-4.0.2): ``action`` is accepted in ``phase`` only, else
+    ``E_WRONG_STATE``."""
+    if st.phase != phase:
+        raise refused(st, action)
+
+
+def banker_in(st: LMState, action: Action, phase: str) -> None:
+    """COM-10.2 steps 2 and 3 (LM-4.0.2): a decision of the banker's, accepted in ``phase``
+    only (``E_WRONG_STATE``), then from the banker only (``E_NOT_ELIGIBLE``)."""
+    phase_check(st, action, phase)
+    banker_only(st, action)
 
 
 # -- legal actions (LM-4.0.3) ------------------------------------------------------------------
@@ -190,8 +204,10 @@ def expected_phrase(st: LMState) -> dict[str, Any]:
     return {"code": "X_ACCEPT_OR_DECLINE", "player": st.who_at(offer.current)}
 
 
-def table_view(st: LMState, legal: Sequence[LegalAction]) -> dict[str, Any]:
-    """The JSON-ready table screen; ``legal`` lists the buttons the console may offer."""
+def table_view(st: LMState) -> dict[str, Any]:
+    """The JSON-ready table screen; its ``legal`` lists the buttons the console may offer
+    (``legal_actions``)."""
+    legal = legal_actions(st)
     coup = st.coup
     stakes: list[dict[str, Any]] = []
     cards: dict[str, Any] = {"banker": None, "pontes": None, "middle": []}
@@ -207,17 +223,16 @@ def table_view(st: LMState, legal: Sequence[LegalAction]) -> dict[str, Any]:
             "middle": list(coup.middle),
         }
     offer = st.offer
-    return {
-        "phase": st.phase,
-        "banker": st.banker,
-        "bank": coup.bank if coup is not None else None,
-        "to_cover": coup.uncovered if coup is not None else None,
-        "stakes": stakes,
-        "cards": cards,
-        "hands": lansquenet_hands(cards["banker"], cards["pontes"], cards["middle"]),
-        "next_seat": None,  # the croupier turns the cards: nobody's seat receives one
-        "pack": None if st.phase == SESSION_ENDED else st.pack.view(),
-        "expected": expected_phrase(st),
+    shown = lansquenet_view(
+        st,
+        bank=coup.bank if coup is not None else None,
+        to_cover=coup.uncovered if coup is not None else None,
+        stakes=stakes,
+        cards=cards,
+        pontes=cards["pontes"],
+        expected=expected_phrase(st),
+    )
+    return shown | {
         "round": coup.round if coup is not None and st.phase == SPEAKING else None,
         "bank_rule": None
         if st.bank_rule is None

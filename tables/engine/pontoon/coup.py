@@ -21,12 +21,11 @@ from tables.engine.errors import (
     below_minimum,
     not_eligible,
     out_of_turn,
-    table_size,
 )
 from tables.engine.money import amount_check, table_levy
 from tables.engine.pontoon import state as pt
 from tables.engine.pontoon.legal import refused, require, seated_player
-from tables.engine.pontoon.settings import CODE, DECKS, MIN_PLAYERS, Rules
+from tables.engine.pontoon.settings import CODE, DECKS, Rules
 from tables.engine.pontoon.state import (
     Coup,
     Hand,
@@ -37,7 +36,7 @@ from tables.engine.pontoon.state import (
     is_bust,
     is_pontoon,
 )
-from tables.engine.session import SESSION_ENDED
+from tables.engine.session import SESSION_ENDED, seated_check
 from tables.engine.settlement import CAGNOTTE, CoupRecord, Transfer
 from tables.engine.table import Actor, Who
 
@@ -155,9 +154,7 @@ def _coup_banker(state: PontoonState, coup: Coup, action: Action) -> Who:
 
 def _start_coup(state: PontoonState, action: Action) -> PontoonState:
     require(state, action, state.phase == pt.COUP_START and state.banker is not None)
-    seated = state.seating.seated_count
-    if not MIN_PLAYERS <= seated <= state.rules.max_seated:  # PT-2.1, PT-1.2
-        raise table_size(CODE, MIN_PLAYERS, state.rules.max_seated, seated)
+    seated_check(state, CODE)  # PT-2.1, PT-1.2
     croupier_only(state, action)
     assert state.banker is not None
     banker_seat = state.seating.seat_of(state.banker)

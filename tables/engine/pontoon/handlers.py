@@ -26,7 +26,7 @@ from tables.engine.errors import (
     with_common_errors,
     with_shared_reasons,
 )
-from tables.engine.game import GameState, LegalAction, own_state
+from tables.engine.game import GameState
 from tables.engine.pontoon.coup import COUP_HANDLERS, finished_check
 from tables.engine.pontoon.legal import (
     EXPECTED_CODES,
@@ -60,8 +60,7 @@ ACTIONS: Mapping[str, ActionSpec] = {
         spec("stick"),
         spec("banker_draw", rank=RANK),
         spec("banker_stand"),
-        spec("accept_bank"),
-        spec("decline_bank"),
+        *session.BANK_ANSWERS.values(),  # COM-9.4, COM-9.7
         spec("give_up_bank"),
     ),
     # COM-3.8 session actions; PT-7.3 a player id is a non-empty string other than the owners'
@@ -215,11 +214,5 @@ class Pontoon(session.SessionCore[PontoonState]):
         finished_check(state, action)  # PT-7.1 step 2, PT-7.2
         return self.dispatch(state, action)
 
-    def legal_actions(self, state: GameState) -> tuple[LegalAction, ...]:
-        return legal_actions(own_state(state, PontoonState))
 
-    def view(self, state: GameState) -> dict[str, Any]:
-        return table_view(own_state(state, PontoonState))
-
-
-GAME = Pontoon()
+GAME = Pontoon(PontoonState, legal_actions, table_view)
