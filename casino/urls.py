@@ -28,4 +28,5 @@ urlpatterns = [
     path("console/", include("tables.console.urls")),
     path("api/", include((api, "api"))),
     path("reports/", include("reports.urls")),
+    path("staff/", include("establishment.console.staff_urls")),
 ]

@@ -93,14 +93,21 @@ class Table(models.Model):
         return f"Table {self.number} ({self.get_game_display()})"
 
     def save(self, *args: Any, **kwargs: Any) -> None:
-        # The number is part of every paper record of the table: refuse a change even when
-        # clean() was skipped.
+        # The number is part of every paper record of the table, and a table that has been
+        # played keeps its game (its sessions, journal and reports read it): refuse a change
+        # even when clean() was skipped (the admin writes nothing; every change goes through
+        # tables.services, issue 13).
         if self.pk is not None and not self._state.adding:
-            stored_number = (
-                Table.objects.filter(pk=self.pk).values_list("number", flat=True).first()
-            )
-            if stored_number is not None and stored_number != self.number:
-                raise ImmutableFieldError(_("A table's number never changes; create a new table."))
+            stored = Table.objects.filter(pk=self.pk).values_list("number", "game").first()
+            if stored is not None:
+                if stored[0] != self.number:
+                    raise ImmutableFieldError(
+                        _("A table's number never changes; create a new table.")
+                    )
+                if stored[1] != self.game and self.sessions.exists():
+                    raise ImmutableFieldError(
+                        _("This table has been played; its game cannot change.")
+                    )
         super().save(*args, **kwargs)
 
     def clean(self) -> None:

@@ -4,12 +4,31 @@ from __future__ import annotations
 
 from django.urls import URLPattern, URLResolver, path
 
-from establishment.api import views
+from establishment.api import staffing, views
 
 urlpatterns: list[URLPattern | URLResolver] = [
     path("auth/token/", views.AuthTokenCreateApi.as_view(), name="auth-token"),
     path("me/", views.MeApi.as_view(), name="me"),
     path("staff/", views.StaffListApi.as_view(), name="staff-list"),
+    path("staff/create/", staffing.StaffCreateApi.as_view(), name="staff-create"),
+    path(
+        "staff/<str:username>/roles/", staffing.StaffRolesSetApi.as_view(), name="staff-roles-set"
+    ),
+    path(
+        "staff/<str:username>/deactivate/",
+        staffing.StaffDeactivateApi.as_view(),
+        name="staff-deactivate",
+    ),
+    path(
+        "staff/<str:username>/reactivate/",
+        staffing.StaffReactivateApi.as_view(),
+        name="staff-reactivate",
+    ),
+    path(
+        "staff/<str:username>/password-reset/",
+        staffing.StaffPasswordResetApi.as_view(),
+        name="staff-password-reset",
+    ),
     path("players/", views.PlayerListApi.as_view(), name="player-list"),
     path("players/create/", views.PlayerCreateApi.as_view(), name="player-create"),
     path("players/<uuid:player_id>/", views.PlayerDetailApi.as_view(), name="player-detail"),

@@ -34,7 +34,8 @@ class AuthTokenCreateApi(APIView):
     """Exchange a staff member's username and password for the API token of that account.
 
     Send it as `Authorization: Token <key>` on every request. The same key is returned until
-    it is revoked (by an administrator, in the admin).
+    it is revoked: a manager deactivating the account or resetting its password deletes it
+    (`establishment.staffing`; the admin writes nothing).
     """
 
     # No authentication here: a client holding a revoked token must still be able to log in.

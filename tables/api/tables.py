@@ -41,6 +41,7 @@ from tables.services import (
     table_create,
     table_session_close,
     table_session_open,
+    table_update,
 )
 
 MAX_INT = 2_147_483_647  # PositiveIntegerField's range on every database
@@ -121,6 +122,35 @@ class TableCreateApi(APIView):
             **given.validated_data, created_by=as_user(request.user), client=client_of(request)
         )
         return Response(TableOutputSerializer(table).data, status=status.HTTP_201_CREATED)
+
+
+class TableUpdateApi(APIView):
+    """Change a table's name, seat count or settings, or take it out of service and back
+    (managers). Only what is sent changes; `settings` replaces the settings, the engine filling
+    in the defaults. It counts from the table's next opening: an open table session keeps the
+    settings it opened with. A refused setting answers 422 `E_SETTING` with the rules' message;
+    taking an open table out of service answers 409."""
+
+    class InputSerializer(serializers.Serializer[Any]):
+        name = serializers.CharField(max_length=100, required=False, allow_blank=True)
+        seat_count = serializers.IntegerField(min_value=1, max_value=30, required=False)
+        settings = ObjectField(required=False)
+        is_active = serializers.BooleanField(required=False)
+
+    @extend_schema(request=InputSerializer, responses=TableOutputSerializer, tags=["tables"])
+    def post(self, request: Request, table_id: UUID) -> Response:
+        role_required(request.user, TABLE_CONFIGURERS, "change a table")
+        table = get_object_or_404(Table, public_id=table_id)
+        given = self.InputSerializer(data=request.data)
+        given.is_valid(raise_exception=True)
+        table_update(
+            table=table,
+            **given.validated_data,
+            updated_by=as_user(request.user),
+            client=client_of(request),
+        )
+        fresh = get_object_or_404(table_list(active_only=False), public_id=table_id)
+        return Response(TableOutputSerializer(fresh).data)
 
 
 # -- table sessions --------------------------------------------------------------------------

@@ -19,6 +19,7 @@ urlpatterns: list[URLPattern | URLResolver] = [
     path("tables/", tables.TableListApi.as_view(), name="table-list"),
     path("tables/create/", tables.TableCreateApi.as_view(), name="table-create"),
     path("tables/<uuid:table_id>/", tables.TableDetailApi.as_view(), name="table-detail"),
+    path("tables/<uuid:table_id>/update/", tables.TableUpdateApi.as_view(), name="table-update"),
     # table sessions
     path("table-sessions/", tables.TableSessionListApi.as_view(), name="table-session-list"),
     path("table-sessions/open/", tables.TableSessionOpenApi.as_view(), name="table-session-open"),

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from django.urls import URLPattern, URLResolver, path
 
-from tables.console import corrections, floor, home, views
+from tables.console import configuration, corrections, floor, home, views
 
 app_name = "console"
 
@@ -37,4 +37,9 @@ urlpatterns: list[URLPattern | URLResolver] = [
     path("tables/<uuid:table_session>/void/", corrections.void_ask, name="void-request"),
     path("voids/<uuid:void>/", corrections.void_answer, name="void-decide"),
     path("language/", home.language_set, name="language"),
+    # The manager's tables screen (issue 13).
+    path("tables/manage/", configuration.tables_manage, name="tables-manage"),
+    path("tables/manage/create/", configuration.table_add, name="tables-create"),
+    path("tables/manage/<uuid:table>/update/", configuration.table_change, name="tables-update"),
+    path("tables/manage/<uuid:table>/service/", configuration.table_service, name="tables-service"),
 ]

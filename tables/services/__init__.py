@@ -6,6 +6,7 @@ recorded action flows"); the console and the API call these functions and nothin
 
 from __future__ import annotations
 
+from tables.services.configuration import table_update
 from tables.services.corrections import (
     open_coup_void,
     undo,
@@ -53,6 +54,7 @@ __all__ = [
     "table_resume",
     "table_session_close",
     "table_session_open",
+    "table_update",
     "undo",
     "void_decide",
     "void_request",

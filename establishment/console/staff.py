@@ -1,0 +1,338 @@
+"""The manager's staff screen, and everyone's own password (issue 13).
+
+The list of staff with their roles and whether they may log in; a new member of staff; a member's
+page where his roles are set, he is deactivated or reactivated, and a temporary password is set
+for him. Each write is a manager's (asked here first, and again by the service), calls one service
+of `establishment.staffing` (docs/conventions.md, rule 1) and answers with the screen drawn again:
+the page, or with htmx its region, a refusal shown in place (422 for what a form or a validator
+refuses, 409/403 for what the house does not allow), never a bare error page.
+
+Changing one's own password is everyone's: Django's `PasswordChangeForm`, then the service (so
+the change is audited), then `update_session_auth_hash` so the browser it is changed from stays
+logged in. Passwords are kept out of error reports (`sensitive_post_parameters`).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django import forms
+from django.contrib import messages
+from django.contrib.auth import update_session_auth_hash
+from django.contrib.auth.forms import PasswordChangeForm
+from django.contrib.auth.models import User
+from django.core.exceptions import ValidationError
+from django.http import Http404, HttpResponse, HttpResponseRedirect
+from django.shortcuts import render
+from django.urls import reverse
+from django.utils.translation import gettext as _, gettext_lazy
+from django.views.decorators.debug import sensitive_post_parameters
+from django.views.decorators.http import require_GET, require_http_methods, require_POST
+
+from establishment.errors import DomainError, PermissionDeniedError
+from establishment.http.console import (
+    ConsoleRequest,
+    Problem,
+    client_of,
+    console_view,
+    page_or_part,
+    refusal,
+    staff_of,
+)
+from establishment.roles import Role
+from establishment.staff import has_role
+from establishment.staffing import (
+    password_change,
+    staff_create,
+    staff_deactivate,
+    staff_password_reset,
+    staff_reactivate,
+    staff_roles_set,
+)
+
+LIST = "staff/list.html"
+MEMBER = "staff/member.html"
+PASSWORD = "staff/password.html"
+
+
+class StaffCreateForm(forms.Form):
+    username = forms.CharField(label=gettext_lazy("Username"), max_length=150)
+    first_name = forms.CharField(label=gettext_lazy("First name"), max_length=150, required=False)
+    last_name = forms.CharField(label=gettext_lazy("Last name"), max_length=150, required=False)
+    roles = forms.MultipleChoiceField(
+        label=gettext_lazy("Roles"), choices=Role.choices, required=False
+    )
+    password = forms.CharField(label=gettext_lazy("Initial password"), strip=False)
+    password_again = forms.CharField(label=gettext_lazy("The password again"), strip=False)
+
+    def clean(self) -> dict[str, Any]:
+        data = super().clean() or {}
+        if "password" in data and data.get("password_again") != data["password"]:
+            self.add_error("password_again", _("The two passwords differ."))
+        return data
+
+
+class RolesForm(forms.Form):
+    roles = forms.MultipleChoiceField(
+        label=gettext_lazy("Roles"), choices=Role.choices, required=False
+    )
+
+
+class PasswordResetForm(forms.Form):
+    password = forms.CharField(label=gettext_lazy("Temporary password"), strip=False)
+
+
+def _manager_check(request: ConsoleRequest) -> None:
+    # The services ask the same; asked here first, the refusal is in the user's language and
+    # nothing of the form is read.
+    if not has_role(request.user, Role.MANAGER):
+        raise PermissionDeniedError(_("Only a manager may manage the staff."))
+
+
+def _form_problem(form: forms.Form) -> Problem:
+    """A form's errors (its own and the service's) as one problem, each after its label."""
+    said = []
+    for name, errors in form.errors.items():
+        field = form.fields.get(name)
+        label = f"{field.label}: " if field is not None and field.label else ""
+        said += [f"{label}{message}" for message in errors]
+    return Problem("staff", "form_invalid", " ".join(said))
+
+
+def _refused_into(form: forms.Form, error: ValidationError) -> None:
+    """A service's `ValidationError` on the form: on its field when the form has it."""
+    if hasattr(error, "error_dict"):
+        for name, items in error.error_dict.items():
+            form.add_error(name if name in form.fields else None, items)
+    else:
+        form.add_error(None, error)
+
+
+def _roles_of(user: User) -> list[str]:
+    held = {group.name for group in user.groups.all()}
+    return [role for role in Role.values if role in held]
+
+
+def _member(username: str) -> User:
+    found = User.objects.filter(username=username).prefetch_related("groups").first()
+    if found is None:
+        raise Http404("No such member of staff.")
+    return found
+
+
+def _list_context(**extra: Any) -> dict[str, Any]:
+    staff = User.objects.prefetch_related("groups").order_by("-is_active", "username")
+    labels = dict(Role.choices)
+    rows = [
+        {"user": user, "roles": [(role, labels[role]) for role in _roles_of(user)]}
+        for user in staff
+    ]
+    return {
+        "rows": rows,
+        "role_choices": Role.choices,
+        "problem": None,
+        "notice": "",
+        "create": {},
+        "create_roles": [],
+    } | extra
+
+
+def _member_context(member: User, **extra: Any) -> dict[str, Any]:
+    return {
+        "member": member,
+        "roles": _roles_of(member),
+        "role_choices": Role.choices,
+        "problem": None,
+        "notice": "",
+    } | extra
+
+
+# -- the list and a new member of staff ------------------------------------------------------
+
+
+@require_GET
+@console_view
+def staff_list(request: ConsoleRequest) -> HttpResponse:
+    """Every account: username, name, roles, active or not."""
+    _manager_check(request)
+    return page_or_part(request, LIST, "staff", _list_context())
+
+
+@sensitive_post_parameters("password", "password_again")
+@require_POST
+@console_view
+def staff_add(request: ConsoleRequest) -> HttpResponse:
+    _manager_check(request)
+    form = StaffCreateForm(request.POST)
+    if form.is_valid():
+        data = form.cleaned_data
+        try:
+            created = staff_create(
+                username=data["username"],
+                first_name=data["first_name"],
+                last_name=data["last_name"],
+                roles=data["roles"],
+                password=data["password"],
+                created_by=staff_of(request),
+                client=client_of(request),
+            )
+        except ValidationError as error:
+            _refused_into(form, error)
+        except DomainError as error:
+            status, problem = refusal(error, "staff")
+            return _list_answer(request, status=status, problem=problem)
+        else:
+            notice = _("%(username)s can log in now.") % {"username": created.username}
+            if not request.htmx:
+                messages.success(request, notice)
+                return HttpResponseRedirect(reverse("staff:member", args=[created.username]))
+            return page_or_part(request, LIST, "staff", _list_context(notice=notice))
+    return _list_answer(request, status=422, problem=_form_problem(form))
+
+
+def _list_answer(request: ConsoleRequest, *, status: int, problem: Problem) -> HttpResponse:
+    # What was typed stays typed, but for the passwords.
+    posted = request.POST
+    typed = {name: posted.get(name, "") for name in ("username", "first_name", "last_name")}
+    context = _list_context(problem=problem, create=typed, create_roles=posted.getlist("roles"))
+    return page_or_part(request, LIST, "staff", context, status=status)
+
+
+# -- a member of staff -----------------------------------------------------------------------
+
+
+@require_GET
+@console_view
+def staff_member(request: ConsoleRequest, username: str) -> HttpResponse:
+    _manager_check(request)
+    member = _member(username)
+    return page_or_part(request, MEMBER, "member", _member_context(member))
+
+
+def _member_answer(
+    request: ConsoleRequest,
+    username: str,
+    *,
+    notice: str = "",
+    status: int = 200,
+    problem: Problem | None = None,
+) -> HttpResponse:
+    if not request.htmx and status == 200:
+        if notice:
+            messages.success(request, notice)
+        return HttpResponseRedirect(reverse("staff:member", args=[username]))
+    member = _member(username)
+    context = _member_context(member, notice=notice, problem=problem)
+    return page_or_part(request, MEMBER, "member", context, status=status)
+
+
+@require_POST
+@console_view
+def roles_set(request: ConsoleRequest, username: str) -> HttpResponse:
+    _manager_check(request)
+    member = _member(username)
+    form = RolesForm(request.POST)
+    if not form.is_valid():
+        return _member_answer(request, username, status=422, problem=_form_problem(form))
+    try:
+        staff_roles_set(
+            staff=member,
+            roles=form.cleaned_data["roles"],
+            set_by=staff_of(request),
+            client=client_of(request),
+        )
+    except ValidationError as error:
+        _refused_into(form, error)
+        return _member_answer(request, username, status=422, problem=_form_problem(form))
+    except DomainError as error:
+        status, problem = refusal(error, "roles")
+        return _member_answer(request, username, status=status, problem=problem)
+    notice = _("The roles of %(username)s are saved.") % {"username": username}
+    return _member_answer(request, username, notice=notice)
+
+
+@require_POST
+@console_view
+def deactivate(request: ConsoleRequest, username: str) -> HttpResponse:
+    _manager_check(request)
+    member = _member(username)
+    try:
+        staff_deactivate(staff=member, deactivated_by=staff_of(request), client=client_of(request))
+    except DomainError as error:
+        status, problem = refusal(error, "active")
+        return _member_answer(request, username, status=status, problem=problem)
+    notice = _("%(username)s is deactivated and logged out everywhere.") % {"username": username}
+    return _member_answer(request, username, notice=notice)
+
+
+@require_POST
+@console_view
+def reactivate(request: ConsoleRequest, username: str) -> HttpResponse:
+    _manager_check(request)
+    member = _member(username)
+    try:
+        staff_reactivate(staff=member, reactivated_by=staff_of(request), client=client_of(request))
+    except DomainError as error:
+        status, problem = refusal(error, "active")
+        return _member_answer(request, username, status=status, problem=problem)
+    notice = _("%(username)s can log in again.") % {"username": username}
+    return _member_answer(request, username, notice=notice)
+
+
+@sensitive_post_parameters("password")
+@require_POST
+@console_view
+def password_reset(request: ConsoleRequest, username: str) -> HttpResponse:
+    _manager_check(request)
+    member = _member(username)
+    form = PasswordResetForm(request.POST)
+    if form.is_valid():
+        try:
+            staff_password_reset(
+                staff=member,
+                password=form.cleaned_data["password"],
+                reset_by=staff_of(request),
+                client=client_of(request),
+            )
+        except ValidationError as error:
+            _refused_into(form, error)
+        except DomainError as error:
+            status, problem = refusal(error, "password")
+            return _member_answer(request, username, status=status, problem=problem)
+        else:
+            notice = _(
+                "%(username)s's password is reset and he is logged out everywhere; "
+                "give him the temporary password."
+            ) % {"username": username}
+            return _member_answer(request, username, notice=notice)
+    return _member_answer(request, username, status=422, problem=_form_problem(form))
+
+
+# -- one's own password ----------------------------------------------------------------------
+
+
+@sensitive_post_parameters("old_password", "new_password1", "new_password2")
+@require_http_methods(["GET", "POST"])
+@console_view
+def own_password(request: ConsoleRequest) -> HttpResponse:
+    """Change my password: the old one, the new one twice (Django's form and validators)."""
+    user = staff_of(request)
+    if request.method != "POST":
+        return render(request, PASSWORD, {"form": PasswordChangeForm(user)})
+    form = PasswordChangeForm(user, request.POST)
+    if form.is_valid():
+        try:
+            password_change(
+                user=user,
+                old_password=form.cleaned_data["old_password"],
+                new_password=form.cleaned_data["new_password1"],
+                client=client_of(request),
+            )
+        except ValidationError as error:
+            _refused_into(form, error)
+        else:
+            update_session_auth_hash(request, user)
+            messages.success(request, _("Your password is changed."))
+            return HttpResponseRedirect(reverse("home"))
+    problem = _form_problem(form)
+    return render(request, PASSWORD, {"form": form, "problem": problem}, status=422)

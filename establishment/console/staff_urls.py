@@ -1,0 +1,22 @@
+"""The manager's staff screen and everyone's own password (issue 13): `staff:*`."""
+
+from __future__ import annotations
+
+from django.urls import URLPattern, URLResolver, path
+
+from establishment.console import staff
+
+app_name = "staff"
+
+_member = "members/<str:username>/"
+
+urlpatterns: list[URLPattern | URLResolver] = [
+    path("", staff.staff_list, name="list"),
+    path("create/", staff.staff_add, name="create"),
+    path("password/", staff.own_password, name="password"),
+    path(_member, staff.staff_member, name="member"),
+    path(f"{_member}roles/", staff.roles_set, name="roles"),
+    path(f"{_member}deactivate/", staff.deactivate, name="deactivate"),
+    path(f"{_member}reactivate/", staff.reactivate, name="reactivate"),
+    path(f"{_member}password/", staff.password_reset, name="password-reset"),
+]

@@ -1,0 +1,253 @@
+"""The house's staff, managed by a manager: accounts, roles, deactivation, passwords (issue 13,
+"Every change through a service"; the admin writes nothing).
+
+Every write here is keyword-only, atomic, checked (a manager, `establishment.roles.Role.MANAGER`;
+one's own password: oneself) and audited in the same transaction (docs/conventions.md, rules 2,
+3 and 7). No password, old or new, is ever written to the audit log or a log line.
+
+The house must not lock itself out: a manager cannot deactivate himself nor take his own manager
+role away, so at least one active manager — the one acting — always remains.
+
+Deactivating a member of staff ends what he is logged in with at once: his browser sessions (the
+rows of `django.contrib.sessions`, through the session engine so a cached copy goes too) and his
+API tokens (`rest_framework.authtoken`). A password reset by a manager does the same (an account
+whose password is reset may be in someone else's hands). Changing one's own password keeps the
+session it is changed from (the screen calls `update_session_auth_hash`); Django ends the others
+at their next request, as their session hash no longer matches.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from importlib import import_module
+from typing import TYPE_CHECKING
+
+from django.conf import settings as django_settings
+from django.contrib.auth import get_user_model
+from django.contrib.auth.models import Group
+from django.contrib.auth.password_validation import validate_password
+from django.contrib.sessions.models import Session
+from django.core.exceptions import ValidationError
+from django.db import transaction
+from django.utils import timezone
+from django.utils.translation import gettext as _
+from rest_framework.authtoken.models import Token
+
+from establishment.errors import InvalidStateError, PermissionDeniedError
+from establishment.roles import Role
+from establishment.services import audit
+from establishment.staff import ROLES_ATTRIBUTE, role_required
+
+if TYPE_CHECKING:
+    from django.contrib.auth.models import User
+
+MANAGERS = frozenset({Role.MANAGER})
+
+
+def _roles_parsed(roles: Iterable[str]) -> list[str]:
+    """The roles asked for, each a `Role`, in `Role`'s order, each once."""
+    wanted = set(roles)
+    unknown = sorted(wanted - set(Role.values))
+    if unknown:
+        message = _("Unknown role: %(roles)s.") % {"roles": ", ".join(unknown)}
+        raise ValidationError({"roles": ValidationError(message, code="invalid_role")})
+    return [role for role in Role.values if role in wanted]
+
+
+def _roles_of(staff: User) -> list[str]:
+    held = set(staff.groups.filter(name__in=Role.values).values_list("name", flat=True))
+    return [role for role in Role.values if role in held]
+
+
+def _groups_set(staff: User, roles: list[str]) -> None:
+    """Give `staff` exactly these role groups (groups that are not roles are kept)."""
+    others = list(staff.groups.exclude(name__in=Role.values))
+    staff.groups.set([*others, *Group.objects.filter(name__in=roles)])
+    if hasattr(staff, ROLES_ATTRIBUTE):
+        delattr(staff, ROLES_ATTRIBUTE)  # read again at the next question (establishment.staff)
+
+
+def _locked(staff: User) -> User:
+    model = get_user_model()
+    locked: User = model._default_manager.select_for_update().get(pk=staff.pk)
+    return locked
+
+
+def _logins_end(staff: User) -> dict[str, int]:
+    """End every browser session and delete every API token of `staff`; how many of each.
+
+    Sessions hold the user's id in their encoded data, so each live one is read; deleting through
+    the session engine's store removes a cached copy too (`cached_db`, casino/settings.py)."""
+    store = import_module(django_settings.SESSION_ENGINE).SessionStore
+    ended = 0
+    for row in Session.objects.filter(expire_date__gt=timezone.now()).iterator():
+        data = row.get_decoded()
+        if str(data.get("_auth_user_id", "")) == str(staff.pk):
+            store(session_key=row.session_key).delete()
+            ended += 1
+    tokens, _deleted = Token.objects.filter(user=staff).delete()
+    return {"sessions_ended": ended, "tokens_deleted": tokens}
+
+
+@transaction.atomic
+def staff_create(
+    *,
+    username: str,
+    password: str,
+    roles: Iterable[str],
+    first_name: str = "",
+    last_name: str = "",
+    created_by: User,
+    client: str = "",
+) -> User:
+    """A new member of staff with his roles and an initial password (a manager). The username is
+    checked as Django checks it (characters, length, not taken) and the password by the
+    project's password validators (`AUTH_PASSWORD_VALIDATORS`); a refusal is Django's
+    `ValidationError` keyed by the field (422 on the API)."""
+    role_required(created_by, MANAGERS, "create a member of staff")
+    wanted = _roles_parsed(roles)
+    model = get_user_model()
+    staff: User = model(username=username, first_name=first_name, last_name=last_name)
+    staff.set_unusable_password()
+    staff.full_clean(exclude=["password"])
+    try:
+        validate_password(password, user=staff)
+    except ValidationError as error:
+        raise ValidationError({"password": error.error_list}) from None
+    staff.set_password(password)
+    staff.save()
+    _groups_set(staff, wanted)
+    audit(
+        user=created_by,
+        action="staff_create",
+        client=client,
+        staff=staff.get_username(),
+        first_name=staff.first_name,
+        last_name=staff.last_name,
+        roles=wanted,
+    )
+    return staff
+
+
+@transaction.atomic
+def staff_roles_set(
+    *, staff: User, roles: Iterable[str], set_by: User, client: str = ""
+) -> list[str]:
+    """Give a member of staff exactly these roles (a manager); a manager keeps his own manager
+    role. Counts at his next request (`establishment.staff`). Returns the roles he holds now."""
+    role_required(set_by, MANAGERS, "set the roles of a member of staff")
+    wanted = _roles_parsed(roles)
+    locked = _locked(staff)
+    if locked.pk == set_by.pk and Role.MANAGER not in wanted:
+        raise InvalidStateError(
+            _("You cannot take your own manager role away: ask another manager.")
+        )
+    old = _roles_of(locked)
+    if old == wanted:
+        return wanted
+    _groups_set(locked, wanted)
+    audit(
+        user=set_by,
+        action="staff_roles_set",
+        client=client,
+        staff=locked.get_username(),
+        old=old,
+        new=wanted,
+    )
+    return wanted
+
+
+@transaction.atomic
+def staff_deactivate(*, staff: User, deactivated_by: User, client: str = "") -> User:
+    """Deactivate a member of staff (a manager, not himself): he can no longer log in, his
+    sessions end at once and his API tokens are deleted. His history keeps his name."""
+    role_required(deactivated_by, MANAGERS, "deactivate a member of staff")
+    locked = _locked(staff)
+    if locked.pk == deactivated_by.pk:
+        raise InvalidStateError(_("You cannot deactivate yourself: ask another manager."))
+    if not locked.is_active:
+        raise InvalidStateError(
+            _("%(username)s is already inactive.") % {"username": locked.get_username()}
+        )
+    locked.is_active = False
+    locked.save(update_fields=["is_active"])
+    ended = _logins_end(locked)
+    audit(
+        user=deactivated_by,
+        action="staff_deactivate",
+        client=client,
+        staff=locked.get_username(),
+        sessions_ended=ended["sessions_ended"],
+        tokens_deleted=ended["tokens_deleted"],
+    )
+    return locked
+
+
+@transaction.atomic
+def staff_reactivate(*, staff: User, reactivated_by: User, client: str = "") -> User:
+    """Let a deactivated member of staff log in again (a manager), with the roles he had."""
+    role_required(reactivated_by, MANAGERS, "reactivate a member of staff")
+    locked = _locked(staff)
+    if locked.is_active:
+        raise InvalidStateError(
+            _("%(username)s is already active.") % {"username": locked.get_username()}
+        )
+    locked.is_active = True
+    locked.save(update_fields=["is_active"])
+    audit(
+        user=reactivated_by,
+        action="staff_reactivate",
+        client=client,
+        staff=locked.get_username(),
+    )
+    return locked
+
+
+@transaction.atomic
+def staff_password_reset(*, staff: User, password: str, reset_by: User, client: str = "") -> User:
+    """Set a temporary password for a member of staff (a manager), checked by the password
+    validators; his sessions end and his API tokens are deleted. He changes it himself next
+    (`password_change`). A manager changes his own through `password_change`."""
+    role_required(reset_by, MANAGERS, "reset a password")
+    locked = _locked(staff)
+    if locked.pk == reset_by.pk:
+        raise PermissionDeniedError(_("Change your own password from “Change my password”."))
+    try:
+        validate_password(password, user=locked)
+    except ValidationError as error:
+        raise ValidationError({"password": error.error_list}) from None
+    locked.set_password(password)
+    locked.save(update_fields=["password"])
+    ended = _logins_end(locked)
+    audit(
+        user=reset_by,
+        action="staff_password_reset",
+        client=client,
+        staff=locked.get_username(),
+        sessions_ended=ended["sessions_ended"],
+        tokens_deleted=ended["tokens_deleted"],
+    )
+    return locked
+
+
+@transaction.atomic
+def password_change(*, user: User, old_password: str, new_password: str, client: str = "") -> User:
+    """Change one's own password: the old one must be right, the new one pass the validators.
+    The caller keeps its session (`update_session_auth_hash` on the screen)."""
+    if not getattr(user, "is_authenticated", False) or not user.is_active:
+        raise PermissionDeniedError(_("Log in to change your password."))
+    locked = _locked(user)
+    if not locked.check_password(old_password):
+        raise ValidationError(
+            {"old_password": _("Your old password was entered incorrectly.")},
+            code="password_incorrect",
+        )
+    try:
+        validate_password(new_password, user=locked)
+    except ValidationError as error:
+        raise ValidationError({"new_password": error.error_list}) from None
+    locked.set_password(new_password)
+    locked.save(update_fields=["password"])
+    user.password = locked.password  # the caller's object, for its session hash
+    audit(user=locked, action="password_change", client=client, staff=locked.get_username())
+    return locked
