@@ -267,6 +267,14 @@ def duty_change(request: ConsoleRequest, table_session: UUID) -> HttpResponse:
 
 @require_GET
 @console_view
+def voids(request: ConsoleRequest) -> HttpResponse:
+    """The voids waiting for a decision: the floor's own list, where they are decided."""
+    _floor_check(request)
+    return HttpResponseRedirect(reverse("console:floor") + "#voids")
+
+
+@require_GET
+@console_view
 def duty(request: ConsoleRequest) -> HttpResponse:
     """Every duty period of the night: who, role, table, from, until, who assigned, who ended."""
     _floor_check(request)

@@ -25,6 +25,7 @@ urlpatterns: list[URLPattern | URLResolver] = [
     path("tables/<uuid:table_session>/close/", floor.table_close, name="table-close"),
     path("tables/<uuid:table_session>/duty/", floor.duty_change, name="duty-change"),
     path("floor/duty/", floor.duty, name="duty"),
+    path("floor/voids/", floor.voids, name="voids"),
     path(
         "tables/<uuid:table_session>/interrupt/",
         floor.table_pause,

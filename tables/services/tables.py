@@ -49,7 +49,9 @@ def table_create(
     table = Table(
         number=number,
         game=game,
-        settings=dict(settings or {}),
+        # Anything but a mapping is left for the engine's check to refuse (E_SETTING, a 422),
+        # as `table_update` does: `dict()` of a list would fail with a TypeError (a 500).
+        settings=dict(settings) if isinstance(settings, Mapping) else (settings or {}),
         seat_count=seat_count if seat_count is not None else default_seat_count(game),
         name=name,
     )

@@ -244,6 +244,16 @@ def test_refused_table_settings_are_422_with_the_rules_code(
     assert "settings" in body_error["extra"]["fields"]
 
 
+@pytest.mark.parametrize("settings", [[1], "decks=6", 7])
+def test_settings_that_are_not_an_object_are_422_not_500(
+    staff: StaffMaker, client_for: ClientFor, settings: object
+) -> None:
+    manager = client_for(staff(Role.MANAGER))
+    body = {"number": 3, "game": "chemin_de_fer", "settings": settings}
+
+    is_error(manager.post("/api/tables/create/", body, format="json"), 422, "E_SETTING")
+
+
 def test_a_table_number_in_service_twice_is_422(staff: StaffMaker, client_for: ClientFor) -> None:
     manager = client_for(staff(Role.MANAGER))
     body = {"number": 3, "game": "pontoon"}

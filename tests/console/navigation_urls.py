@@ -1,5 +1,5 @@
 """A URLconf for the navigation tests: the project's screens plus stand-ins for the screens other
-changes bring (reception, voids, duty, registers, audit), so every role's whole navigation can be
+changes bring (reception, registers, audit), so every role's whole navigation can be
 checked before they land (establishment/http/navigation.py leaves out a name that does not
 resolve)."""
 
@@ -17,11 +17,7 @@ def stand_in(request: HttpRequest) -> HttpResponse:
     return HttpResponse("a screen still to come")
 
 
-console: list[URLPattern | URLResolver] = [
-    *console_urls.urlpatterns,
-    path("voids/", stand_in, name="voids"),
-    path("duty/", stand_in, name="duty"),
-]
+console: list[URLPattern | URLResolver] = [*console_urls.urlpatterns]
 reception: list[URLPattern | URLResolver] = [
     path("players/", stand_in, name="players"),
     path("exclusions/", stand_in, name="exclusions"),

@@ -82,8 +82,8 @@ def test_several_roles_see_the_union_once_in_the_one_order(settings: Any) -> Non
 
 
 def test_a_screen_whose_url_does_not_resolve_is_left_out(settings: Any) -> None:
-    # The project as it is without the screens other changes bring: no reception, voids, duty,
-    # registers or audit yet.
+    # The project as it is without the screens other changes bring: no reception, registers or
+    # audit yet.
     partial = ModuleType("partial_urls")
     partial.urlpatterns = [  # type: ignore[attr-defined]
         *navigation_urls.PROJECT,
@@ -95,7 +95,14 @@ def test_a_screen_whose_url_does_not_resolve_is_left_out(settings: Any) -> None:
     response = _client(user).get(EVERYONE_PAGE)
 
     assert response.status_code == 200
-    assert _screens(response.content.decode()) == ["floor", "reports", "staff", "tables"]
+    assert _screens(response.content.decode()) == [
+        "floor",
+        "voids",
+        "duty",
+        "reports",
+        "staff",
+        "tables",
+    ]
 
 
 def test_the_projects_navigation_only_links_screens_that_exist() -> None:
