@@ -28,4 +28,5 @@ urlpatterns = [
     path("console/", include("tables.console.urls")),
     path("api/", include((api, "api"))),
     path("reports/", include("reports.urls")),
+    path("reception/", include("establishment.console.reception_urls")),
 ]
