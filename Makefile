@@ -29,6 +29,7 @@ venv install: $(STAMP)
 demo: $(STAMP)
 	mkdir -p var
 	DJANGO_DEBUG=$${DJANGO_DEBUG:-true} $(MANAGE) migrate --noinput
+	# The settled night first: one gaming session is open at a time, and demo_data's stays open.
 	DJANGO_DEBUG=$${DJANGO_DEBUG:-true} $(MANAGE) demo_settlement
 	DJANGO_DEBUG=$${DJANGO_DEBUG:-true} $(MANAGE) demo_data
 	DJANGO_DEBUG=$${DJANGO_DEBUG:-true} $(MANAGE) runserver 127.0.0.1:8000

@@ -305,8 +305,11 @@ def other_entries(count: int, user: User) -> None:
     if count <= 0:
         return
     started = time.perf_counter()
+    # Closed nights (one gaming session is open at a time: the index casino_gamingsession_one_open).
+    now = timezone.now()
     sessions = [
-        GamingSession.objects.create(opened_at=timezone.now(), opened_by=user) for _ in range(40)
+        GamingSession.objects.create(opened_at=now, opened_by=user, closed_at=now, closed_by=user)
+        for _ in range(40)
     ]
     accounts = []
     for s_index, session in enumerate(sessions):

@@ -29,4 +29,5 @@ urlpatterns = [
     path("api/", include((api, "api"))),
     path("reports/", include("reports.urls")),
     path("staff/", include("establishment.console.staff_urls")),
+    path("reception/", include("establishment.console.reception_urls")),
 ]

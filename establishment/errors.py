@@ -31,6 +31,9 @@ class ErrorCode(StrEnum):
     UNKNOWN_PLAYER = "unknown_player"
     STAFF_ON_DUTY = "staff_on_duty"
     CLOSE_BLOCKED = "close_blocked"
+    # The door (players, the exclusion list)
+    PLAYER_REFUSED = "player_refused"
+    INVALID_INPUT = "invalid_input"
     # Ledger
     LEDGER_UNBALANCED = "ledger_unbalanced"
     LEDGER_EMPTY = "ledger_empty"
@@ -79,3 +82,24 @@ class PermissionDeniedError(DomainError):
 class NotFoundError(DomainError):
     code = ErrorCode.NOT_FOUND
     http_status = 404
+
+
+class PlayerRefusedError(DomainError):
+    """The person may not be admitted to play (arrêté du 14 mai 2007, art. 22: barred, or
+    under 18). The message says nothing more, whoever reads it; the reason is in the audit row
+    the admission check wrote (establishment.services.player_admission_check)."""
+
+    code = ErrorCode.PLAYER_REFUSED
+    http_status = 422
+
+
+class InvalidInputError(DomainError):
+    """What a service was given is incomplete or wrong: `extra["fields"]` maps each field to
+    its messages (the API's `extra.fields`, the form's errors in place)."""
+
+    code = ErrorCode.INVALID_INPUT
+    http_status = 422
+
+    def __init__(self, message: str, *, fields: dict[str, list[str]]) -> None:
+        super().__init__(message, fields=fields)
+        self.fields = fields

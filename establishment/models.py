@@ -6,6 +6,7 @@ Staff are `django.contrib.auth` users; their role is a group (establishment.role
 from __future__ import annotations
 
 import uuid
+from datetime import date
 from typing import TYPE_CHECKING, Any, Literal, NoReturn, TypeVar, overload
 
 from django.conf import settings
@@ -151,8 +152,25 @@ class AppendOnlyModel(models.Model):
         return AppendOnlyError(f"{what} are never {'deleted' if deleting else 'changed'}.")
 
 
+class DocumentType(models.TextChoices):
+    """The identity documents the door accepts (arrêté du 14 mai 2007, art. 22: the house checks
+    the identity of whoever enters the gaming rooms)."""
+
+    IDENTITY_CARD = "identity_card", _("Identity card")
+    PASSPORT = "passport", _("Passport")
+    RESIDENCE_PERMIT = "residence_permit", _("Residence permit")
+    DRIVING_LICENCE = "driving_licence", _("Driving licence")
+
+
 class Player(models.Model):
-    """A customer of the house who may sit at a table."""
+    """A customer of the house who may sit at a table.
+
+    `name` is the display name ("DUPONT Jean"), set by `player_register` from the identity.
+    The identity (surname … document expiry) is what the door checks against the exclusion list
+    (art. 22) and what the register of bankers shows (art. 71); it is blank for players made
+    before it was asked for (`player_create`), so the database allows blanks and the service
+    `player_register` requires every field.
+    """
 
     public_id = models.UUIDField(default=uuid.uuid4, unique=True, editable=False)
     name = models.CharField(_("name"), max_length=200)
@@ -162,6 +180,17 @@ class Player(models.Model):
         unique=True,
         help_text=_("The number on the member's card; unique in the establishment."),
     )
+    surname = models.CharField(_("surname"), max_length=100, blank=True)
+    first_names = models.CharField(_("first names"), max_length=150, blank=True)
+    birth_date = models.DateField(_("date of birth"), null=True, blank=True)
+    birth_place = models.CharField(_("place of birth"), max_length=150, blank=True)
+    address = models.TextField(_("address"), max_length=500, blank=True)
+    document_type = models.CharField(
+        _("identity document"), max_length=32, choices=DocumentType.choices, blank=True
+    )
+    document_number = models.CharField(_("document number"), max_length=64, blank=True)
+    document_expiry = models.DateField(_("document expiry date"), null=True, blank=True)
+    registered_by = staff_member("players_registered", _("registered by"), optional=True)
     created_at = models.DateTimeField(_("created at"), auto_now_add=True)
 
     class Meta:
@@ -173,9 +202,156 @@ class Player(models.Model):
                 condition=~Q(member_number=""), name="casino_player_member_number_not_blank"
             ),
         ]
+        # The search's plain indexes (SQLite, and exact or prefix lookups on PostgreSQL); the
+        # trigram indexes of the typo-tolerant search are PostgreSQL's own, made by
+        # establishment/migrations/0005_search_trigrams.postgresql.sql.
+        indexes = [
+            models.Index(fields=["name"], name="casino_player_name"),
+            models.Index(fields=["document_number"], name="casino_player_document"),
+            models.Index(fields=["surname", "birth_date"], name="casino_player_identity"),
+        ]
 
     def __str__(self) -> str:
         return f"{self.name} ({self.member_number})"
+
+    @property
+    def has_identity(self) -> bool:
+        """Whether the door has recorded who this player is (surname, first names, birth)."""
+        return bool(self.surname and self.first_names and self.birth_date)
+
+
+class ExclusionSource(models.TextChoices):
+    """Why a person is on the exclusion list (arrêté du 14 mai 2007, art. 22)."""
+
+    MINISTRY = "ministry", _("Ministry of the Interior list")
+    SELF_EXCLUSION = "self_exclusion", _("Self-exclusion")
+    HOUSE = "house", _("House decision")
+
+
+class ExclusionImport(models.Model):
+    """One upload of the exclusion list (a CSV file, docs/exclusions.md) and its progress.
+
+    The file's text is kept with the row, so the worker that imports it (the Celery task
+    `establishment.exclusions_import`) needs no shared file storage; `lines_done` grows batch by
+    batch while it runs, and the reception screen polls it.
+    """
+
+    class Status(models.TextChoices):
+        PENDING = "pending", _("Waiting")
+        RUNNING = "running", _("Importing")
+        DONE = "done", _("Imported")
+        REFUSED = "refused", _("Refused: the file has errors")
+
+    public_id = models.UUIDField(default=uuid.uuid4, unique=True, editable=False)
+    file_name = models.CharField(_("file name"), max_length=255)
+    content = models.TextField(_("content"), blank=True)
+    created_by = staff_member("exclusion_imports", _("by"))
+    created_at = models.DateTimeField(_("at"), auto_now_add=True)
+    status = models.CharField(
+        _("status"), max_length=16, choices=Status.choices, default=Status.PENDING
+    )
+    lines_total = models.PositiveIntegerField(_("lines"), default=0)
+    lines_done = models.PositiveIntegerField(_("lines imported"), default=0)
+    errors = models.JSONField(_("errors"), default=list, blank=True)
+    finished_at = models.DateTimeField(_("finished at"), null=True, blank=True)
+
+    class Meta:
+        ordering = ["-created_at", "-pk"]
+        verbose_name = _("exclusion list import")
+        verbose_name_plural = _("exclusion list imports")
+        constraints = [
+            models.CheckConstraint(
+                condition=Q(lines_done__lte=models.F("lines_total")),
+                name="casino_exclusionimport_done_within_total",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.file_name} ({self.status})"
+
+    @property
+    def is_finished(self) -> bool:
+        return self.status in (self.Status.DONE, self.Status.REFUSED)
+
+    @property
+    def percent(self) -> int:
+        """How far the import is, 0 to 100 (a whole number, for the progress bar)."""
+        if self.status == self.Status.DONE:
+            return 100
+        return self.lines_done * 100 // self.lines_total if self.lines_total else 0
+
+
+class ExclusionEntry(models.Model):
+    """A person barred from the gaming rooms (interdit de jeu; arrêté du 14 mai 2007, art. 22).
+
+    Matched at the door on the normalised surname and first names (`surname_key`,
+    `first_names_key`: accents, case and punctuation ignored, establishment.identity.name_key)
+    and the date of birth. An entry is never deleted (PROTECT everywhere, no service deletes):
+    lifting it sets `lifted_at`, `lifted_by` and `lift_reason` once, through
+    `exclusion_lift`, with its audit row; a lifted entry is never lifted again nor changed, so
+    the list's history stays whole. A new bar after a lift is a new entry.
+    """
+
+    public_id = models.UUIDField(default=uuid.uuid4, unique=True, editable=False)
+    surname = models.CharField(_("surname"), max_length=100)
+    first_names = models.CharField(_("first names"), max_length=150)
+    birth_date = models.DateField(_("date of birth"))
+    birth_place = models.CharField(_("place of birth"), max_length=150, blank=True)
+    surname_key = models.CharField(max_length=100, editable=False)
+    first_names_key = models.CharField(max_length=150, editable=False)
+    source = models.CharField(_("source"), max_length=32, choices=ExclusionSource.choices)
+    reference = models.CharField(
+        _("reference"),
+        max_length=64,
+        blank=True,
+        help_text=_("The list's own reference for this person, if it gives one."),
+    )
+    effective_from = models.DateField(_("effective from"))
+    until = models.DateField(_("until"), null=True, blank=True)
+    added_by = staff_member("exclusions_added", _("added by"))
+    added_at = models.DateTimeField(_("added at"))
+    source_import = protected_fk(ExclusionImport, "entries", _("imported from"), optional=True)
+    lifted_at = models.DateTimeField(_("lifted at"), null=True, blank=True)
+    lifted_by = staff_member("exclusions_lifted", _("lifted by"), optional=True)
+    lift_reason = models.CharField(_("reason for lifting"), max_length=500, blank=True)
+
+    class Meta:
+        ordering = ["surname_key", "first_names_key", "birth_date", "pk"]
+        verbose_name = _("exclusion list entry")
+        verbose_name_plural = _("exclusion list entries")
+        constraints = [
+            models.CheckConstraint(
+                condition=(
+                    Q(lifted_at__isnull=True, lifted_by__isnull=True, lift_reason="")
+                    | (Q(lifted_at__isnull=False, lifted_by__isnull=False) & ~Q(lift_reason=""))
+                ),
+                name="casino_exclusion_lifted_at_by_reason_together",
+            ),
+            models.CheckConstraint(
+                condition=Q(until__isnull=True) | Q(until__gte=models.F("effective_from")),
+                name="casino_exclusion_until_after_start",
+            ),
+            ends_after_start("lifted_at", "added_at", "casino_exclusion_lifted_after_added"),
+        ]
+        indexes = [
+            # The door's lookup: surname and date of birth, then first names.
+            models.Index(fields=["surname_key", "birth_date"], name="casino_exclusion_match"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.surname} {self.first_names} ({self.birth_date})"
+
+    @property
+    def is_lifted(self) -> bool:
+        return self.lifted_at is not None
+
+    def is_in_force(self, on: date) -> bool:
+        """Whether the entry bars the person on the day `on`."""
+        return (
+            self.lifted_at is None
+            and self.effective_from <= on
+            and (self.until is None or on <= self.until)
+        )
 
 
 class GamingSession(models.Model):
@@ -192,7 +368,18 @@ class GamingSession(models.Model):
         get_latest_by = "opened_at"
         verbose_name = _("gaming session")
         verbose_name_plural = _("gaming sessions")
-        constraints = opened_and_closed("casino_gamingsession")
+        constraints = [
+            *opened_and_closed("casino_gamingsession"),
+            # One gaming session open at a time (issue 13): a partial unique index on a
+            # constant, so a second open row cannot exist whoever writes it. PostgreSQL and
+            # SQLite both build it (CREATE UNIQUE INDEX … ((1)) WHERE closed_at IS NULL);
+            # `gaming_session_open` refuses first, in words.
+            models.UniqueConstraint(
+                models.Value(1),
+                condition=Q(closed_at__isnull=True),
+                name="casino_gamingsession_one_open",
+            ),
+        ]
 
     def __str__(self) -> str:
         return f"Session of {self.opened_at:%Y-%m-%d %H:%M}"

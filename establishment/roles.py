@@ -25,3 +25,6 @@ SUPERVISORS = frozenset({Role.MANAGER, Role.INSPECTOR})
 # Who admits players at the door: registers them, checks the exclusion list (art. 22 of the
 # arrêté of 14 May 2007), keeps that list. Inspectors and managers may too.
 DOOR_KEEPERS = frozenset({Role.RECEPTION, Role.INSPECTOR, Role.MANAGER})
+# Who reads a player's identity (date and place of birth, address, identity document): the door
+# and the auditors; never a croupier or a changeur (screens and API alike).
+IDENTITY_READERS = DOOR_KEEPERS | frozenset({Role.AUDITOR})

@@ -44,7 +44,9 @@ def open_table(number: int = 7, seats: dict[int, str] | None = None) -> OpenTabl
     seating = seats if seats is not None else SEATS
     for code in seating.values():
         Player.objects.get_or_create(member_number=code, defaults={"name": f"Player {code}"})
-    gaming_session = gaming_session_open(opened_by=manager)
+    # One gaming session open at a time: a second table in the same test shares the night.
+    night = GamingSession.objects.filter(closed_at__isnull=True).first()
+    gaming_session = night or gaming_session_open(opened_by=manager)
     table = table_create(
         number=number, game="chemin_de_fer", settings={"decks": 6}, created_by=manager
     )

@@ -408,14 +408,16 @@ WRITES: dict[
             nobody=401,
         ),
     ),
+    # The table's night is open already: the roles that may open one pass the role check and
+    # meet the one-open-session rule (409 invalid_state, establishment.services).
     "open a gaming session": (
         _session_open,
         _row(
             on_duty=403,
             other_croupier=403,
             changeur=403,
-            inspector=201,
-            manager=201,
+            inspector=409,
+            manager=409,
             auditor=403,
             no_role=403,
             nobody=401,

@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
+from datetime import timedelta
 from typing import Any
 
 import pytest
@@ -18,6 +19,7 @@ import schemathesis
 from django.core.signals import request_finished, request_started
 from django.core.wsgi import get_wsgi_application
 from django.db import close_old_connections
+from django.utils import timezone
 from hypothesis import HealthCheck, Phase, given, settings, strategies as st
 from rest_framework.authtoken.models import Token
 from schemathesis import APIOperation
@@ -63,7 +65,13 @@ def _known_objects(client_for: Any) -> dict[str, str]:
         table_session_open(
             table=other, gaming_session=table.gaming_session, opened_by=table.manager
         )
-    report = settlement_report_make(GamingSessionFactory.create())
+    # A report is a closed night's (and one night only is open at a time).
+    closed = timezone.now()
+    report = settlement_report_make(
+        GamingSessionFactory.create(
+            opened_at=closed - timedelta(hours=8), closed_at=closed, closed_by=table.manager
+        )
+    )
     seated = table.table_session.seat_occupancies.select_related("player").first()
     assert seated is not None
     return {

@@ -55,8 +55,11 @@ def floor_open() -> Floor:
     for role in Role:
         Group.objects.get_or_create(name=role)
     manager = UserFactory.create(roles=[Role.MANAGER])
+    # One gaming session open at a time (establishment.services.gaming_session_open): a second
+    # floor in the same test shares the night.
+    night = GamingSession.objects.filter(closed_at__isnull=True).first()
     return Floor(
-        gaming_session=gaming_session_open(opened_by=manager),
+        gaming_session=night or gaming_session_open(opened_by=manager),
         manager=manager,
         inspector=UserFactory.create(roles=[Role.INSPECTOR]),
         inspector2=UserFactory.create(roles=[Role.INSPECTOR]),

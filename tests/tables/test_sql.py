@@ -171,7 +171,8 @@ def test_the_journals_head_is_its_last_number_and_the_number_of_a_key(croupier: 
     for key in [*keys, "never-used"]:
         (head,) = _rows(sql.head_sql(), [key, table_session.pk])
         assert head == _head_by_orm(table_session, key)
-    empty = TableSessionFactory.create()
+    # Another table of the same night (one gaming session is open at a time).
+    empty = TableSessionFactory.create(gaming_session=table_session.gaming_session)
     assert _rows(sql.head_sql(), [keys[0], empty.pk]) == [(None, None)]
     assert _head_by_orm(empty, keys[0]) == (None, None)
 

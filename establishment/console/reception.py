@@ -1,0 +1,271 @@
+"""The reception: the door's screens (issue 13, item 2).
+
+Players: a search that answers as the receptionist types (htmx, `input changed delay:200ms`),
+the register form (every field of the identity; errors in place, a refusal in the words of
+`player_admission_check` and nothing more) and one player's record. The exclusion list
+(arrêté du 14 mai 2007, art. 22): its search, an entry added or lifted, a CSV file imported
+(docs/exclusions.md) with its progress polled while the worker imports it.
+
+Each write parses a form, calls one service and draws its region again (docs/conventions.md,
+rule 1); the services check who may do it. A player's identity (birth, address, document) is
+drawn only for `IDENTITY_READERS` (the door and the auditors): a croupier sees the name and the
+member number, nothing more.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+from uuid import UUID
+
+from django.http import Http404, HttpResponse
+from django.urls import reverse
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_GET, require_POST
+from django_htmx.http import HttpResponseClientRedirect
+
+from establishment.console.reception_forms import (
+    ExclusionAddForm,
+    ExclusionImportForm,
+    ExclusionLiftForm,
+    PlayerRegisterForm,
+)
+from establishment.errors import DomainError, InvalidInputError, PermissionDeniedError
+from establishment.http.console import (
+    ConsoleRequest,
+    Problem,
+    client_of,
+    console_view,
+    page_or_part,
+    refusal,
+    staff_of,
+)
+from establishment.models import AuditEntry, ExclusionEntry, ExclusionImport, Player
+from establishment.roles import DOOR_KEEPERS, IDENTITY_READERS
+from establishment.selectors import exclusion_import_list, exclusion_search, player_search
+from establishment.services import exclusion_add, exclusion_import, exclusion_lift, player_register
+from establishment.staff import roles_of
+
+PLAYERS = "establishment/reception_players.html"
+PLAYER = "establishment/reception_player.html"
+EXCLUSIONS = "establishment/reception_exclusions.html"
+
+# Who opens the reception's screens at all: any member of staff reads the players' names (a
+# croupier seats them); the exclusion list is the door's and the auditors'.
+LIST_READERS = IDENTITY_READERS
+
+
+def _staff_check(request: ConsoleRequest) -> None:
+    if not roles_of(request.user):
+        raise PermissionDeniedError(_("Your account has no staff role: ask a manager."))
+
+
+def _list_check(request: ConsoleRequest) -> None:
+    if not roles_of(request.user) & LIST_READERS:
+        raise PermissionDeniedError(
+            _("The exclusion list is for the reception, inspectors, managers and auditors.")
+        )
+
+
+def _door_check(request: ConsoleRequest) -> None:
+    # The services check the same set (`DOOR_KEEPERS`); asked here first, nothing of the form
+    # is read for someone who may not use it.
+    if not roles_of(request.user) & DOOR_KEEPERS:
+        raise PermissionDeniedError(_("Only the reception, an inspector or a manager may do this."))
+
+
+def _roles(request: ConsoleRequest) -> dict[str, bool]:
+    held = roles_of(request.user)
+    return {
+        "door_keeper": bool(held & DOOR_KEEPERS),
+        "sees_identity": bool(held & IDENTITY_READERS),
+        "sees_list": bool(held & LIST_READERS),
+    }
+
+
+def _errors(form: Any, error: InvalidInputError | None = None) -> dict[str, list[str]]:
+    """The errors to draw beside each field: the form's (types) or the service's."""
+    if error is not None:
+        return error.fields
+    return {name: [str(m) for m in messages] for name, messages in form.errors.items()}
+
+
+# -- players ------------------------------------------------------------------------------------
+
+
+def _players_context(request: ConsoleRequest, query: str) -> dict[str, Any]:
+    return _roles(request) | {
+        "query": query,
+        "results": player_search(query=query) if query else [],
+        "problem": None,
+    }
+
+
+@require_GET
+@console_view
+def players(request: ConsoleRequest) -> HttpResponse:
+    """The search (its results alone when htmx asks as the receptionist types) and the form."""
+    _staff_check(request)
+    query = request.GET.get("q", "")[:100]
+    context = _players_context(request, query)
+    if request.htmx and request.htmx.target == "results":
+        return page_or_part(request, PLAYERS, "results", context)
+    form = PlayerRegisterForm()
+    return page_or_part(request, PLAYERS, "register", context | {"form": form, "errors": {}})
+
+
+@require_POST
+@console_view
+def player_register_view(request: ConsoleRequest) -> HttpResponse:
+    """Register a player: the record's page when done; else the form again, its errors beside
+    each field (422), or the refusal (422, the same words whatever the reason)."""
+    _door_check(request)
+    form = PlayerRegisterForm(request.POST)
+    context = _players_context(request, "") | {"form": form, "errors": {}}
+    if not form.is_valid():
+        context["errors"] = _errors(form)
+        return page_or_part(request, PLAYERS, "register", context, status=422)
+    try:
+        player = player_register(
+            **form.cleaned_data, registered_by=staff_of(request), client=client_of(request)
+        )
+    except InvalidInputError as error:
+        context["errors"] = _errors(form, error)
+        context["problem"] = Problem("register", str(error.code), error.message)
+        return page_or_part(request, PLAYERS, "register", context, status=error.http_status)
+    except DomainError as error:
+        status, problem = refusal(error, "register")
+        context["problem"] = problem
+        return page_or_part(request, PLAYERS, "register", context, status=status)
+    url = reverse("reception:player", args=[player.public_id])
+    if request.htmx:
+        return HttpResponseClientRedirect(url)
+    response = HttpResponse(status=303)
+    response["Location"] = url
+    return response
+
+
+@require_GET
+@console_view
+def player(request: ConsoleRequest, player: UUID) -> HttpResponse:
+    """One player's record; his identity and his admission checks for those who may read
+    them."""
+    _staff_check(request)
+    found = Player.objects.select_related("registered_by").filter(public_id=player).first()
+    if found is None:
+        raise Http404("No such player.")
+    context = _roles(request) | {"player": found, "checks": []}
+    if context["sees_identity"]:
+        context["checks"] = list(
+            AuditEntry.objects.filter(action="admission_check", data__player=str(found.public_id))
+            .select_related("actor")
+            .order_by("-at", "-pk")[:20]
+        )
+    return page_or_part(request, PLAYER, "record", context)
+
+
+# -- the exclusion list -------------------------------------------------------------------------
+
+
+def _exclusions_context(request: ConsoleRequest, query: str) -> dict[str, Any]:
+    return _roles(request) | {
+        "query": query,
+        "entries": exclusion_search(query=query),
+        "imports": exclusion_import_list(),
+        "add_form": ExclusionAddForm(),
+        "import_form": ExclusionImportForm(),
+        "errors": {},
+        "problem": None,
+    }
+
+
+@require_GET
+@console_view
+def exclusions(request: ConsoleRequest) -> HttpResponse:
+    """The list (searched as one types), the form to add an entry, the imports."""
+    _list_check(request)
+    query = request.GET.get("q", "")[:100]
+    context = _exclusions_context(request, query)
+    if request.htmx and request.htmx.target == "entries":
+        return page_or_part(request, EXCLUSIONS, "entries", context)
+    return page_or_part(request, EXCLUSIONS, "exclusions", context)
+
+
+def _exclusions_write(
+    request: ConsoleRequest, form: Any, write: Callable[[dict[str, Any]], object]
+) -> HttpResponse:
+    """A write of the list: the whole region drawn again, with the problem if any."""
+    _door_check(request)
+    context = _exclusions_context(request, request.POST.get("q", "")[:100])
+    status = 200
+    if not form.is_valid():
+        context["errors"] = _errors(form)
+        status = 422
+    else:
+        try:
+            write(form.cleaned_data)
+        except InvalidInputError as error:
+            context["errors"] = _errors(form, error)
+            context["problem"] = Problem("exclusions", str(error.code), error.message)
+            status = error.http_status
+        except DomainError as error:
+            status, context["problem"] = refusal(error, "exclusions")
+    if status != 200 and isinstance(form, ExclusionAddForm):
+        context["add_form"] = form
+    context = context | {"entries": exclusion_search(query=context["query"])}
+    context["imports"] = exclusion_import_list()
+    return page_or_part(request, EXCLUSIONS, "exclusions", context, status=status)
+
+
+@require_POST
+@console_view
+def exclusion_add_view(request: ConsoleRequest) -> HttpResponse:
+    def write(data: dict[str, Any]) -> object:
+        return exclusion_add(**data, added_by=staff_of(request), client=client_of(request))
+
+    return _exclusions_write(request, ExclusionAddForm(request.POST), write)
+
+
+@require_POST
+@console_view
+def exclusion_lift_view(request: ConsoleRequest, entry: UUID) -> HttpResponse:
+    _door_check(request)
+    found = ExclusionEntry.objects.filter(public_id=entry).first()
+    if found is None:
+        raise Http404("No such entry.")
+
+    def write(data: dict[str, Any]) -> object:
+        return exclusion_lift(
+            entry=found,
+            reason=data["reason"],
+            lifted_by=staff_of(request),
+            client=client_of(request),
+        )
+
+    return _exclusions_write(request, ExclusionLiftForm(request.POST), write)
+
+
+@require_POST
+@console_view
+def exclusion_import_view(request: ConsoleRequest) -> HttpResponse:
+    def write(data: dict[str, Any]) -> object:
+        upload = data["file"]
+        return exclusion_import(
+            file_name=upload.name,
+            content=upload.read(),
+            imported_by=staff_of(request),
+            client=client_of(request),
+        )
+
+    return _exclusions_write(request, ExclusionImportForm(request.POST, request.FILES), write)
+
+
+@require_GET
+@console_view
+def exclusion_import_progress(request: ConsoleRequest, job: UUID) -> HttpResponse:
+    """One import's progress, polled every second until it is finished."""
+    _list_check(request)
+    found = ExclusionImport.objects.defer("content").filter(public_id=job).first()
+    if found is None:
+        raise Http404("No such import.")
+    return page_or_part(request, EXCLUSIONS, "import", {"job": found})

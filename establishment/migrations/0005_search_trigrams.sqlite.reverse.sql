@@ -1,0 +1,3 @@
+-- Back to before the search's index.
+
+DROP INDEX IF EXISTS casino_player_name_nocase;
