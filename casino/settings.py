@@ -135,6 +135,11 @@ MIDDLEWARE = [
 ]
 
 ROOT_URLCONF = "casino.urls"
+
+# The door (arrêté art. 22, docs/exclusions.md): a player whose identity was never taken is
+# refused at the table, as a barred or under-age person is. A house moving its members over
+# from paper may admit them until their identity is taken (false); every check is audited.
+ADMISSION_REQUIRES_IDENTITY = env_bool("ADMISSION_REQUIRES_IDENTITY", True)
 WSGI_APPLICATION = "casino.wsgi.application"
 ASGI_APPLICATION = "casino.asgi.application"
 

@@ -160,8 +160,13 @@ def _draw(
     voids_known_none = recorded is not None and not any(
         getattr(coup, "void_pending", True) for coup in coups
     )
+    screen = screen_build(state, coups=coups, may_record=recorder)
     context: dict[str, Any] = {
-        "screen": screen_build(state, coups=coups, may_record=recorder),
+        "screen": screen,
+        # A refusal is shown at its control when the action panel draws one for it; else above
+        # the panel (a seat or session action, whose panel is drawn on demand; the door's).
+        "problem_above": problem is not None
+        and problem.type not in {control.type for control in screen.controls},
         "table_session": table_session,
         "table": table_session.table,
         "may_record": recorder,

@@ -18,6 +18,7 @@ from django.db.models import Max
 from django.utils import timezone
 
 from establishment.errors import DomainError, ErrorCode
+from establishment.services import player_admission_check_codes
 from tables.engine import CoupRecord, GameState, RuleError, Transfer
 from tables.engine.registry import NEW_PACK_ACTIONS
 from tables.models import BankTenure, Coup, EventKind, Sabot, SeatOccupancy, TableSession
@@ -29,7 +30,7 @@ from tables.postings import (
     posting_key,
 )
 from tables.services.books import accounts_for, players_by_code, transfers_post
-from tables.services.journal import Journal, journal_advance, journal_get
+from tables.services.journal import Journal, journal_advance, journal_get, last_seq_get
 from tables.services.writing import Recorded, journal_lock, request_payload
 from tables.words import say
 
@@ -62,7 +63,51 @@ class TableInterruptedError(DomainError):
 # -- record ----------------------------------------------------------------------------------
 
 
-@transaction.atomic(durable=True)
+# Actions that bring a person into play (arrêté art. 22): who sits down, who stands, who is
+# named banker. The door's check runs before the action's transaction (its audit row is
+# committed on its own, so a refusal's row stays: `establishment.services`).
+ADMITTING = {"sit": "seat", "add_standing": "standing", "set_first_banker": "banker"}
+# Taking the bank offered (COM-9.4, COM-9.7) or buying it (lansquenet moderne): the actor.
+BANKER_ANSWERS = frozenset({"accept_bank", "buy_bank"})
+
+
+def admitted_players(table_session: TableSession, action: Mapping[str, Any]) -> list[str]:
+    """The member numbers `action` brings into play at this table, for the door's check."""
+    kind = action.get("type")
+    if kind in ("sit", "add_standing"):
+        player = action.get("player")
+        return [player] if isinstance(player, str) and player else []
+    if kind != "set_first_banker" and kind not in BANKER_ANSWERS:
+        return []
+    seat = action.get("seat") if kind == "set_first_banker" else action.get("actor")
+    journal = journal_get(table_session, last_seq_get(table_session))
+    code = dict(journal.state.seating.seats).get(seat) if isinstance(seat, int) else None
+    return [code] if code else []
+
+
+def admission_check(
+    table_session: TableSession, action: Mapping[str, Any], *, user: User, client: str
+) -> None:
+    """Refuse a barred or under-age person sat down, standing or named banker (422
+    `player_refused`, words that say nothing more), each check in the audit log."""
+    kind = str(action.get("type", ""))
+    if kind not in ADMITTING and kind not in BANKER_ANSWERS:
+        return
+    codes = admitted_players(table_session, action)
+    if codes:
+        if getattr(table_session, "gaming_session_id", None) is None:  # the console's reference
+            table_session = TableSession.objects.select_related("gaming_session").get(
+                pk=table_session.pk
+            )
+        player_admission_check_codes(
+            codes=codes,
+            user=user,
+            where=ADMITTING.get(kind, "banker"),
+            client=client,
+            table=table_session,
+        )
+
+
 def record(
     *,
     table_session: TableSession,
@@ -76,7 +121,29 @@ def record(
 
     `action` is the engine's form: `{"type": ..., "actor": ..., <parameters>}`.
     `expected_seq` is the number this action will get (the last one the screen saw plus one).
+    A person brought into play is checked at the door first (`admission_check`).
     """
+    admission_check(table_session, action, user=user, client=client)
+    return _record(
+        table_session=table_session,
+        action=action,
+        expected_seq=expected_seq,
+        user=user,
+        idempotency_key=idempotency_key,
+        client=client,
+    )
+
+
+@transaction.atomic(durable=True)
+def _record(
+    *,
+    table_session: TableSession,
+    action: Mapping[str, Any],
+    expected_seq: int,
+    user: User,
+    idempotency_key: str,
+    client: str = "",
+) -> Recorded:
     # The shared steps of `tables.services.writing`, at no cost to the hot path: the lock, the
     # head and the tail in one round trip (`journal_lock`), the line and its audit row in one
     # more (`JournalWrite.append`).

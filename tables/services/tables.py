@@ -17,7 +17,7 @@ from django.utils import timezone
 from establishment.errors import InvalidStateError
 from establishment.models import GamingSession
 from establishment.roles import SUPERVISORS, TABLE_CONFIGURERS
-from establishment.services import audit
+from establishment.services import audit, player_admission_check_codes
 from establishment.staff import role_required
 from tables.engine import RuleError
 from tables.models import EventKind, Sabot, Table, TableSession
@@ -70,8 +70,33 @@ def table_create(
     return table
 
 
-@transaction.atomic
 def table_session_open(
+    *,
+    table: Table,
+    gaming_session: GamingSession,
+    opened_by: User,
+    seats: Mapping[int, str] | None = None,
+    standing: Sequence[str] = (),
+    client: str = "",
+) -> TableSession:
+    """Open `table` in `gaming_session` (see `_table_session_open`), the players seated and
+    standing at the opening checked at the door first (arrêté art. 22: a barred or under-age
+    person is refused, each check in the audit log, committed on its own)."""
+    for where, codes in (("seat", list((seats or {}).values())), ("standing", list(standing))):
+        if codes:
+            player_admission_check_codes(codes=codes, user=opened_by, where=where, client=client)
+    return _table_session_open(
+        table=table,
+        gaming_session=gaming_session,
+        opened_by=opened_by,
+        seats=seats,
+        standing=standing,
+        client=client,
+    )
+
+
+@transaction.atomic
+def _table_session_open(
     *,
     table: Table,
     gaming_session: GamingSession,

@@ -327,6 +327,7 @@ def test_a_player_without_an_identity_is_not_admitted_until_the_door_records_it(
     reception: User, settings: Any
 ) -> None:
     legacy = PlayerFactory.create()
+    settings.ADMISSION_REQUIRES_IDENTITY = True  # the project's default (tests/settings.py)
 
     with pytest.raises(PlayerRefusedError):
         player_admission_check(player=legacy, user=reception, where="seat", today=TODAY)
