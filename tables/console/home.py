@@ -23,10 +23,12 @@ from tables.selectors import table_list
 @login_required
 def home(request: HttpRequest) -> HttpResponse:
     """A croupier sees the tables he is on duty at now; an inspector, an auditor or a manager
-    the floor view; anyone else the list of tables."""
+    the floor view; the reception its players; anyone else the list of tables."""
     roles = set(request.user.groups.values_list("name", flat=True))
     if roles & {Role.INSPECTOR, Role.AUDITOR, Role.MANAGER}:
         return HttpResponseRedirect(reverse("console:floor"))
+    if Role.RECEPTION in roles:
+        return HttpResponseRedirect(reverse("reception:players"))
     if Role.CROUPIER in roles:
         return render(request, "console/home.html", {"on_duty": on_duty_sessions(request.user)})
     return render(request, "console/home.html", {"tables": table_list(), "on_duty": None})

@@ -10,6 +10,7 @@ gaming session is open at a time); `demo_data` then sets the demo logins' passwo
 from __future__ import annotations
 
 import json
+from datetime import date
 from pathlib import Path
 from typing import Any
 
@@ -88,8 +89,18 @@ class Command(BaseCommand):
         croupier = _user("croupier-settled", Role.CROUPIER)
         changeur = _user("changeur-settled", Role.CHANGEUR)
         manager.groups.add(Group.objects.get(name=Role.INSPECTOR))  # closes the tables too
-        for member, name in data["players"].items():
-            Player.objects.get_or_create(member_number=member, defaults={"name": name})
+        for number, (member, name) in enumerate(data["players"].items(), start=1):
+            # Each with the identity the door took (the table refuses a player without one).
+            first, _space, last = name.partition(" ")
+            Player.objects.get_or_create(
+                member_number=member,
+                defaults={
+                    "name": name,
+                    "first_names": first,
+                    "surname": last.upper(),
+                    "birth_date": date(1960 + number % 30, 1 + number % 12, 1 + number % 28),
+                },
+            )
         session = gaming_session_open(opened_by=manager)
         for spec in data["tables"]:
             table = Table.objects.filter(number=spec["number"], is_active=True).first()

@@ -9,15 +9,17 @@ names one, a first banker (seat 1): a croupier logs in and plays straight away.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from datetime import date
 from typing import Any
 
 from django.conf import settings
 from django.contrib.auth.models import Group, User
 from django.core.management.base import BaseCommand, CommandError, CommandParser
+from django.utils import timezone
 
-from establishment.models import GamingSession, Player
+from establishment.models import ExclusionEntry, GamingSession, Player
 from establishment.roles import Role
-from establishment.services import gaming_session_open
+from establishment.services import exclusion_add, gaming_session_open
 from tables.models import AssignmentRole, Game, Table, TableEvent, TableSession
 from tables.services import record, staff_assign, table_create, table_session_open
 from tables.services.journal import last_seq_get
@@ -113,6 +115,26 @@ PLAYER_NAMES = (
 )  # fmt: skip
 
 
+# A person barred from gaming in the demo (surname, first names, date of birth).
+BARRED = ("MARTIN", "Paul", date(1975, 3, 14))
+
+
+def _identity_ensure(player: Player, number: int) -> None:
+    """The demo players' identities, as the door would have taken them (the table refuses a
+    player without one: settings.ADMISSION_REQUIRES_IDENTITY)."""
+    if player.has_identity:
+        return
+    first, _space, last = player.name.partition(" ")
+    player.first_names, player.surname = first, last.upper()
+    player.birth_date = date(1950 + number % 40, 1 + number % 12, 1 + number % 28)
+    player.birth_place = "Paris"
+    player.address = f"{number} rue de la Paix, 75002 Paris"
+    player.document_type = "identity_card"
+    player.document_number = f"DEMO{number:08d}"
+    player.document_expiry = date(2031, 12, 31)
+    player.save()
+
+
 def _staff(username: str, role: Role, *, is_staff: bool) -> tuple[User, str]:
     password = f"{username}-demo"
     user, _created = User.objects.get_or_create(
@@ -157,6 +179,18 @@ class Command(BaseCommand):
         for username, role in (("inspector", Role.INSPECTOR), ("auditor", Role.AUDITOR)):
             user, password = _staff(username, role, is_staff=True)
             logins.append((role, user.username, password))
+        reception, password = _staff("reception", Role.RECEPTION, is_staff=False)
+        logins.append((Role.RECEPTION, reception.username, password))
+        if not ExclusionEntry.objects.filter(surname=BARRED[0], birth_date=BARRED[2]).exists():
+            # Someone on the list of art. 22, for the door to refuse (README: what to try).
+            exclusion_add(
+                surname=BARRED[0],
+                first_names=BARRED[1],
+                birth_date=BARRED[2],
+                source="ministry",
+                reference="demo",
+                added_by=reception,
+            )
 
         gaming_session = (
             GamingSession.objects.filter(opened_by=manager, closed_at__isnull=True)
@@ -182,6 +216,7 @@ class Command(BaseCommand):
                 player, _created = Player.objects.get_or_create(
                     member_number=f"DEMO-{member:04d}", defaults={"name": next(names)}
                 )
+                _identity_ensure(player, member)
                 codes.append(player.member_number)
             # The players are at the table when it opens, as in the worked examples (a chemin
             # de fer bank then goes to the lowest seat, CF-6.6).
@@ -222,4 +257,23 @@ class Command(BaseCommand):
                     idempotency_key=key,
                     client="demo_data",
                 )
+            if demo is DEMO_TABLES[0]:
+                first_table = table_session
+        # A changeur at the first table, and a croupier and a changeur free, for the floor's
+        # reliefs (art. 58). The floor offers the staff on shift (logged in tonight): the two
+        # free ones are marked as arrived, as if they had logged in on a terminal.
+        changeur, password = _staff("changeur1", Role.CHANGEUR, is_staff=False)
+        logins.append((Role.CHANGEUR, changeur.username, password))
+        if not changeur.table_assignments.filter(released_at__isnull=True).exists():
+            staff_assign(
+                table_session=first_table,
+                staff=changeur,
+                role=AssignmentRole.CHANGEUR,
+                assigned_by=manager,
+            )
+        for username, role in (("croupier6", Role.CROUPIER), ("changeur2", Role.CHANGEUR)):
+            spare, password = _staff(username, role, is_staff=False)
+            logins.append((role, spare.username, password))
+            spare.last_login = timezone.now()
+            spare.save(update_fields=["last_login"])
         return logins
