@@ -24,7 +24,7 @@ from establishment.http.console import (
     staff_of,
 )
 from tables.console.access import sees_floor, table_session_get
-from tables.console.floor import floor_answer
+from tables.console.floor import floor_answer, voids_answer
 from tables.console.forms import CorrectionForm, VoidDecisionForm, VoidRequestForm
 from tables.console.views import table_answer, table_event, table_write
 from tables.models import TableSession
@@ -107,4 +107,6 @@ def void_answer(request: ConsoleRequest, void: UUID) -> HttpResponse:
     status = 200 if problem is None else 403 if problem.code == "permission_denied" else 422
     if request.POST.get("from") == "table":
         return table_answer(request, table_session, status=status, problem=problem)
+    if request.POST.get("from") == "voids":
+        return voids_answer(request, status=status, problem=problem)
     return floor_answer(request, status=status, problem=problem)

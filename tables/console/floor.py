@@ -268,9 +268,22 @@ def duty_change(request: ConsoleRequest, table_session: UUID) -> HttpResponse:
 @require_GET
 @console_view
 def voids(request: ConsoleRequest) -> HttpResponse:
-    """The voids waiting for a decision: the floor's own list, where they are decided."""
+    """The voids waiting for a decision, each decided here (as on the floor)."""
     _floor_check(request)
-    return HttpResponseRedirect(reverse("console:floor") + "#voids")
+    return voids_answer(request)
+
+
+def voids_answer(
+    request: ConsoleRequest, *, status: int = 200, problem: Problem | None = None
+) -> HttpResponse:
+    """The voids page, or (htmx) its list drawn again after a decision."""
+    session = _gaming_session()
+    context = {
+        "pending": list(void_request_pending_list(gaming_session=session)) if session else [],
+        "inspector": is_inspector(request.user),
+        "problem": problem,
+    }
+    return page_or_part(request, "console/voids.html", "voids", context, status=status)
 
 
 @require_GET

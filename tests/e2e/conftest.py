@@ -2,7 +2,8 @@
 
 The server runs `manage.py runserver` on loopback, on its own temporary SQLite file, migrated and
 loaded with the demo data (one table per game, with the settings of its worked examples) plus a
-few more chemin de fer tables so the tests do not share a table. A subprocess keeps the ledger's
+few more chemin de fer tables so the tests do not share a table, each with its croupier
+(`croupier<number>`). A subprocess keeps the ledger's
 append-only triggers away from the test database's flushes (tests/conftest.py).
 """
 
@@ -26,7 +27,7 @@ from tests.subprocess_env import ROOT, clean_env
 CHROMIUM = os.environ.get("CHROMIUM_PATH") or shutil.which("chromium") or ""
 SHOTS = Path(os.environ.get("E2E_SCREENSHOTS", str(ROOT / "var" / "e2e")))
 EXTRA_TABLES = (11, 12, 13, 14)  # chemin de fer tables, one per test that needs its own
-FRENCH = ("croupier6", 15)  # a croupier who works in French, at a chemin de fer table of his own
+FRENCH = ("croupier-fr", 15)  # a croupier who works in French, at a chemin de fer table of his own
 # Tables opened with a worked example's settings and seating, fresh (no first banker yet), for
 # the examples the demo tables cannot replay: (table number, examples file). Their players are
 # `E<number>-<id of the example>`.
@@ -59,7 +60,16 @@ from tables.models import AssignmentRole, Table
 from tables.services import record, staff_assign, table_create, table_session_open
 from tables.services.journal import last_seq_get
 manager = User.objects.get(username="manager")
-croupier = User.objects.get(username="croupier1")
+from django.contrib.auth.models import Group
+
+
+def croupier_of(number):
+    # A croupier of its own at each extra table (a person is on duty at one table at a time).
+    user = User.objects.create_user(f"croupier{number}", password=f"croupier{number}-demo")
+    user.groups.add(Group.objects.get(name="croupier"))
+    return user
+
+
 session = GamingSession.objects.filter(closed_at__isnull=True).get()
 demo = DEMO_TABLES[0]
 codes = list(Player.objects.filter(member_number__lte="DEMO-0008").order_by("member_number")
@@ -69,8 +79,9 @@ for number in %(tables)r:
                          created_by=manager)
     ts = table_session_open(table=table, gaming_session=session, opened_by=manager,
                             seats={n: codes[n - 1] for n in range(1, 7)}, standing=codes[6:8])
-    staff_assign(table_session=ts, staff=croupier, role=AssignmentRole.CROUPIER,
+    staff_assign(table_session=ts, staff=croupier_of(number), role=AssignmentRole.CROUPIER,
                  assigned_by=manager)
+import datetime
 import json
 from pathlib import Path
 for number, name in %(examples)r:
@@ -79,17 +90,19 @@ for number, name in %(examples)r:
     ids = {pid: f"E{number}-{pid}" for pid in
            list(scenario.get("seats", {}).values()) + list(scenario.get("standing", []))}
     for code in ids.values():
-        Player.objects.get_or_create(member_number=code, defaults={"name": f"Joueur {code}"})
+        # With the identity the door took: the table refuses a player without one.
+        Player.objects.get_or_create(member_number=code, defaults={
+            "name": f"Joueur {code}", "surname": code, "first_names": "Joueur",
+            "birth_date": datetime.date(1980, 1, 1)})
     table = table_create(created_by=manager, number=number, game=scenario["game"],
                          settings=scenario["settings"],
                          seat_count=scenario.get("seat_count"))
     ts = table_session_open(table=table, gaming_session=session, opened_by=manager,
                             seats={int(n): ids[p] for n, p in scenario["seats"].items()},
                             standing=[ids[p] for p in scenario.get("standing", [])])
-    staff_assign(table_session=ts, staff=croupier, role=AssignmentRole.CROUPIER,
+    staff_assign(table_session=ts, staff=croupier_of(number), role=AssignmentRole.CROUPIER,
                  assigned_by=manager)
 # A croupier of his own at a chemin de fer table of its own, for the test that works in French.
-from django.contrib.auth.models import Group
 french = User.objects.create_user(%(french)r, password=%(french)r + "-demo")
 french.groups.add(Group.objects.get(name="croupier"))
 table = table_create(number=%(french_table)r, game=demo.game, settings=demo.settings,

@@ -140,21 +140,21 @@ def _fresh_example(page: Any, number: int, game: str, name: str, shot: str) -> N
 def test_lansquenet_moderne_a_doublet(new_page: Any) -> None:
     """LM-X3: cards 7 and 7, a doublet (the banker wins); the bank bought at the refait level,
     reduced, then the banker's card comes out."""
-    page = new_page("croupier1")
+    page = new_page("croupier21")
     _fresh_example(page, 21, "lansquenet_moderne", "LM-X3", "lansquenet-moderne-doublet")
 
 
 def test_lansquenet_classique_a_double(new_page: Any) -> None:
     """LC-X2: a double and a triple 7 in the deal, the banker's card takes, carabins bet on
     the cartes de reprise, every card is taken."""
-    page = new_page("croupier1")
+    page = new_page("croupier22")
     _fresh_example(page, 22, "lansquenet_classique", "LC-X2", "lansquenet-classique-double")
 
 
 def test_pontoon_a_five_card_trick(new_page: Any) -> None:
     """PT-X3: two buys and a twist make a five-card trick (stake 30); a twist busts; the banker
     busts and pays everyone still in play."""
-    page = new_page("croupier1")
+    page = new_page("croupier23")
     _fresh_example(page, 23, "pontoon", "PT-X3", "pontoon-five-card-trick")
 
 
@@ -166,7 +166,7 @@ def _cf_first_steps(page: Any, upto: int) -> dict[str, str]:
 
 
 def test_a_double_tap_books_once(new_page: Any) -> None:
-    page = new_page("croupier1")
+    page = new_page("croupier11")
     open_table(page, 11)
     _cf_first_steps(page, 5)  # the ponte said « Carte »: the croupier gives the third card
     nines = int(page.locator('#table-counts [data-rank="9"]').inner_text())
@@ -180,7 +180,7 @@ def test_a_double_tap_books_once(new_page: Any) -> None:
 
 
 def test_two_screens_on_one_table(new_page: Any) -> None:
-    first = new_page("croupier1")
+    first = new_page("croupier12")
     second = new_page("inspector")
     open_table(first, 12)
     second.goto(first.url)
@@ -200,7 +200,7 @@ PANELS_NARROW = ("state", "actions", "cards", "seats", "sabot", "coups")
 
 
 def test_undo_the_last_action(new_page: Any) -> None:
-    page = new_page("croupier1")
+    page = new_page("croupier13")
     open_table(page, 13)
     _cf_first_steps(page, 2)
     assert page.get_by_test_id("bank").inner_text() == "1\u202f000"
@@ -218,7 +218,7 @@ def test_undo_the_last_action(new_page: Any) -> None:
 
 
 def test_a_void_asked_by_the_croupier_and_approved_by_an_inspector(new_page: Any) -> None:
-    page = new_page("croupier1")
+    page = new_page("croupier14")
     open_table(page, 14)
     _cf_first_steps(page, 8)
     void = page.locator(".coups details.void")

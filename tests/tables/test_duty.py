@@ -280,3 +280,28 @@ def test_a_table_does_not_close_over_a_pending_void_and_an_inspector_may_force_i
     assert void.sets_aside  # the open coup's actions set aside, nothing booked for them
     row = AuditEntry.objects.get(action="table_close", table_session_id=table.pk)
     assert row.data["forced"] is True and row.data["left"] == left
+
+
+def test_the_voids_to_decide_are_decided_on_their_own_page(floor: Floor, around: Around) -> None:
+    table = cf_table(floor)
+    at = Croupier(table, floor.croupier, around)
+    at.do("new_shoe", cut_by=1)
+    at.play(cf_banker_wins(1000))
+    at.do("continue_bank", 1, reliquat=0)
+    asked = void_request(coup=table.coups.get(number=1), user=floor.croupier, reason="misread")
+    inspector = Client()
+    inspector.force_login(floor.inspector)
+
+    page = inspector.get(reverse("console:voids")).content.decode()
+    assert "misread" in page and 'name="from" value="voids"' in page
+    decided = inspector.post(
+        reverse("console:void-decide", args=[asked.public_id]),
+        {"approve": "no", "note": "the card was right", "from": "voids"},
+        headers=HX,
+    )
+
+    assert decided.status_code == 200
+    assert "No void waits for a decision." in decided.content.decode()
+    croupier = Client()
+    croupier.force_login(floor.croupier)
+    assert croupier.get(reverse("console:voids")).status_code == 403
