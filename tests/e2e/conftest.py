@@ -28,6 +28,7 @@ CHROMIUM = os.environ.get("CHROMIUM_PATH") or shutil.which("chromium") or ""
 SHOTS = Path(os.environ.get("E2E_SCREENSHOTS", str(ROOT / "var" / "e2e")))
 EXTRA_TABLES = (11, 12, 13, 14)  # chemin de fer tables, one per test that needs its own
 FRENCH = ("croupier-fr", 15)  # a croupier who works in French, at a chemin de fer table of his own
+NIGHT = 16  # a chemin de fer table for the night on the floor: reliefs, the door (test_night.py)
 # Tables opened with a worked example's settings and seating, fresh (no first banker yet), for
 # the examples the demo tables cannot replay: (table number, examples file). Their players are
 # `E<number>-<id of the example>`.
@@ -110,6 +111,16 @@ table = table_create(number=%(french_table)r, game=demo.game, settings=demo.sett
 ts = table_session_open(table=table, gaming_session=session, opened_by=manager,
                         seats={n: codes[n - 1] for n in range(1, 7)}, standing=codes[6:8])
 staff_assign(table_session=ts, staff=french, role=AssignmentRole.CROUPIER, assigned_by=manager)
+# The night's table: its croupier and its changeur (the demo's croupier6 and changeur2 are free).
+table = table_create(number=%(night)r, game=demo.game, settings=demo.settings,
+                     seat_count=12, created_by=manager)
+ts = table_session_open(table=table, gaming_session=session, opened_by=manager,
+                        seats={n: codes[n - 1] for n in range(1, 7)}, standing=codes[6:8])
+staff_assign(table_session=ts, staff=croupier_of(%(night)r), role=AssignmentRole.CROUPIER,
+             assigned_by=manager)
+changeur = User.objects.create_user("changeur%(night)s", password="changeur%(night)s-demo")
+changeur.groups.add(Group.objects.get(name="changeur"))
+staff_assign(table_session=ts, staff=changeur, role=AssignmentRole.CHANGEUR, assigned_by=manager)
 """
 
 
@@ -139,6 +150,7 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
                 "examples": EXAMPLE_TABLES,
                 "french": FRENCH[0],
                 "french_table": FRENCH[1],
+                "night": NIGHT,
             },
         ],
         cwd=ROOT,

@@ -181,6 +181,17 @@ class Command(BaseCommand):
             logins.append((role, user.username, password))
         reception, password = _staff("reception", Role.RECEPTION, is_staff=False)
         logins.append((Role.RECEPTION, reception.username, password))
+        # A member registered years ago, barred since: the door refuses him again, and so does
+        # the table if his number is typed in (art. 22).
+        Player.objects.get_or_create(
+            member_number="DEMO-0099",
+            defaults={
+                "name": f"{BARRED[1]} {BARRED[0].capitalize()}",
+                "surname": BARRED[0],
+                "first_names": BARRED[1],
+                "birth_date": BARRED[2],
+            },
+        )
         if not ExclusionEntry.objects.filter(surname=BARRED[0], birth_date=BARRED[2]).exists():
             # Someone on the list of art. 22, for the door to refuse (README: what to try).
             exclusion_add(
