@@ -318,6 +318,7 @@ def _page(request: ConsoleRequest, drawn: Drawn, *, status: int = 200) -> HttpRe
         table_session = drawn.context["table_session"]
         periods = list(duty_period_list(table_session=table_session))
         context["duty"] = [p for p in periods if p.released_at is None]
+        context["duty_ended"] = [p for p in periods if p.released_at is not None]
         if not context["may_record"] and table_session.closed_at is None:
             context["relieved"] = relief_get(table_session=table_session, user=request.user)
         if context["inspector"] and table_session.closed_at is None:

@@ -219,6 +219,9 @@ def test_the_relieved_croupiers_screen_turns_read_only_and_the_new_ones_home_sho
     assert 'data-testid="relieved"' in page and floor.inspector.username in page
     assert 'name="duty" value="0"' in page and 'hx-post="undo/"' not in page
     assert str(table.public_id) in incoming.get(reverse("home")).content.decode()
+    # The séance's record of duty on the table screen: the period that ended, and by whom.
+    record = incoming.get(screen).content.decode()
+    assert f'<li data-staff="{floor.croupier.username}">' in record
 
 
 def test_the_api_relieves_releases_and_lists_every_period(floor: Floor) -> None:
