@@ -124,68 +124,49 @@ def record(
     A person brought into play is checked at the door first (`admission_check`).
     """
     admission_check(table_session, action, user=user, client=client)
-    return _record(
-        table_session=table_session,
-        action=action,
-        expected_seq=expected_seq,
-        user=user,
-        idempotency_key=idempotency_key,
-        client=client,
-    )
-
-
-@transaction.atomic(durable=True)
-def _record(
-    *,
-    table_session: TableSession,
-    action: Mapping[str, Any],
-    expected_seq: int,
-    user: User,
-    idempotency_key: str,
-    client: str = "",
-) -> Recorded:
-    # The shared steps of `tables.services.writing`, at no cost to the hot path: the lock, the
-    # head and the tail in one round trip (`journal_lock`), the line and its audit row in one
-    # more (`JournalWrite.append`).
-    write = journal_lock(
-        table_session=table_session,
-        user=user,
-        expected_seq=expected_seq,
-        idempotency_key=idempotency_key,
-        payload=request_payload(EventKind.ACTION, action),
-        client=client,
-        read_tail=True,
-    )
-    if write.earlier is not None:
-        return write.replayed()
-    locked, seq = write.table_session, write.seq
-    journal = journal_get(locked, write.last_seq, write.tail)
-    if journal.interrupted:
-        raise TableInterruptedError("Play is interrupted at this table; restart it first.")
-    try:
-        after = journal_advance(journal, seq, EventKind.ACTION, action)
-    except RuleError as error:
-        raise RuleRefusedError(error, game=locked.game, state=journal.state.phase) from error
-    if action.get("type") in ("sit", "add_standing"):
-        players_by_code([action["player"]])  # the engine knows ids; the house knows players
-    outcome = consequences_book(
-        table_session=locked,
-        before=journal,
-        after=after,
-        seq=seq,
-        user=user,
-        how=str(action.get("type", "")),
-        action=action,
-    )
-    write.append(
-        EventKind.ACTION,
-        after=after,
-        outcome=outcome,
-        action=action,
-        audit="record",
-        details={"seq": seq, "recorded": dict(action), "state": outcome["state"]},
-    )
-    return write.recorded(outcome)
+    with transaction.atomic(durable=True):
+        # The shared steps of `tables.services.writing`, at no cost to the hot path: the lock, the
+        # head and the tail in one round trip (`journal_lock`), the line and its audit row in one
+        # more (`JournalWrite.append`).
+        write = journal_lock(
+            table_session=table_session,
+            user=user,
+            expected_seq=expected_seq,
+            idempotency_key=idempotency_key,
+            payload=request_payload(EventKind.ACTION, action),
+            client=client,
+            read_tail=True,
+        )
+        if write.earlier is not None:
+            return write.replayed()
+        locked, seq = write.table_session, write.seq
+        journal = journal_get(locked, write.last_seq, write.tail)
+        if journal.interrupted:
+            raise TableInterruptedError("Play is interrupted at this table; restart it first.")
+        try:
+            after = journal_advance(journal, seq, EventKind.ACTION, action)
+        except RuleError as error:
+            raise RuleRefusedError(error, game=locked.game, state=journal.state.phase) from error
+        if action.get("type") in ("sit", "add_standing"):
+            players_by_code([action["player"]])  # the engine knows ids; the house knows players
+        outcome = consequences_book(
+            table_session=locked,
+            before=journal,
+            after=after,
+            seq=seq,
+            user=user,
+            how=str(action.get("type", "")),
+            action=action,
+        )
+        write.append(
+            EventKind.ACTION,
+            after=after,
+            outcome=outcome,
+            action=action,
+            audit="record",
+            details={"seq": seq, "recorded": dict(action), "state": outcome["state"]},
+        )
+        return write.recorded(outcome)
 
 
 # -- what an event changes besides the journal -----------------------------------------------

@@ -79,95 +79,75 @@ def table_session_open(
     standing: Sequence[str] = (),
     client: str = "",
 ) -> TableSession:
-    """Open `table` in `gaming_session` (see `_table_session_open`), the players seated and
-    standing at the opening checked at the door first (arrêté art. 22: a barred or under-age
-    person is refused, each check in the audit log, committed on its own)."""
-    for where, codes in (("seat", list((seats or {}).values())), ("standing", list(standing))):
-        if codes:
-            player_admission_check_codes(codes=codes, user=opened_by, where=where, client=client)
-    return _table_session_open(
-        table=table,
-        gaming_session=gaming_session,
-        opened_by=opened_by,
-        seats=seats,
-        standing=standing,
-        client=client,
-    )
-
-
-@transaction.atomic
-def _table_session_open(
-    *,
-    table: Table,
-    gaming_session: GamingSession,
-    opened_by: User,
-    seats: Mapping[int, str] | None = None,
-    standing: Sequence[str] = (),
-    client: str = "",
-) -> TableSession:
     """Open `table` in `gaming_session`, freezing its game and settings for the session.
 
     `seats` (seat → member number) and `standing` are who is at the table when it opens; they
-    may also sit down later (`record` of `sit`). The engine checks them like a scenario's
-    seating (a chemin de fer table's adjudicated banker must be seated at the opening, CF-I27).
-    An inspector or a manager opens a table.
+    may also sit down later (`record` of `sit`). They are checked at the door first, before the
+    opening's transaction (arrêté art. 22: a barred or under-age person is refused, each check
+    in the audit log, committed on its own). The engine checks them like a scenario's seating
+    (a chemin de fer table's adjudicated banker must be seated at the opening, CF-I27). An
+    inspector or a manager opens a table.
     """
     role_required(opened_by, SUPERVISORS, "open a table")
-    locked = Table.objects.select_for_update().get(pk=table.pk)
-    if not locked.is_active:
-        raise InvalidStateError("This table is out of service.")
-    if gaming_session.closed_at is not None:
-        raise InvalidStateError("This gaming session is closed.")
-    if locked.sessions.filter(closed_at__isnull=True).exists():
-        raise InvalidStateError("This table is already open.")
-    locked.full_clean()  # settings still valid under the current rules
-    opened = TableSession.objects.create(
-        table=locked,
-        gaming_session=gaming_session,
-        game=locked.game,
-        settings=locked.settings,
-        seat_count=locked.seat_count,
-        opened_at=timezone.now(),
-        opened_by=opened_by,
-    )
-    seat_map = {str(seat): code for seat, code in sorted((seats or {}).items())}
-    opening: dict[str, Any] = {"seats": seat_map, "standing": list(standing)}
-    codes = list(seat_map.values()) + list(standing)
-    if codes:
-        players_by_code(codes)
-        for seat in seats or {}:
-            if not 1 <= seat <= opened.seat_count:
-                # The engine's own words for it (COM-10.3 E_NO_SUCH_SEAT).
-                words = say("E_NO_SUCH_SEAT", {"seat": seat, "seat_count": opened.seat_count})
-                raise InvalidStateError(words)
-        if len(set(codes)) != len(codes):
-            raise InvalidStateError("A player can only be at the table once.")
-        try:
-            game, state = engine_start(opened, opening)
-        except RuleError as error:
-            raise RuleRefusedError(error) from error
-        # The journal's first line; the opening's audit row (below) is written with or without
-        # it, so it is not the line's.
-        write = JournalWrite(opened, 0, opened_by, f"open:{opened.public_id}", client)
-        write.append(
-            EventKind.OPEN,
-            after=Journal(game, state, write.seq, False, ()),  # as `journal_build` replays it
-            outcome={"state": state.phase, "banker": state.banker},
-            action=opening,
-            at=opened.opened_at,
+    for where, codes in (("seat", list((seats or {}).values())), ("standing", list(standing))):
+        if codes:
+            player_admission_check_codes(codes=codes, user=opened_by, where=where, client=client)
+    with transaction.atomic():
+        locked = Table.objects.select_for_update().get(pk=table.pk)
+        if not locked.is_active:
+            raise InvalidStateError("This table is out of service.")
+        if gaming_session.closed_at is not None:
+            raise InvalidStateError("This gaming session is closed.")
+        if locked.sessions.filter(closed_at__isnull=True).exists():
+            raise InvalidStateError("This table is already open.")
+        locked.full_clean()  # settings still valid under the current rules
+        opened = TableSession.objects.create(
+            table=locked,
+            gaming_session=gaming_session,
+            game=locked.game,
+            settings=locked.settings,
+            seat_count=locked.seat_count,
+            opened_at=timezone.now(),
+            opened_by=opened_by,
         )
-        seats_sync(opened, state, opened.opened_at)
-    audit(
-        user=opened_by,
-        action="table_open",
-        table_session=opened,
-        client=client,
-        table=locked.number,
-        game=locked.game,
-        seats=opening["seats"],
-        standing=opening["standing"],
-    )
-    return opened
+        seat_map = {str(seat): code for seat, code in sorted((seats or {}).items())}
+        opening: dict[str, Any] = {"seats": seat_map, "standing": list(standing)}
+        codes = list(seat_map.values()) + list(standing)
+        if codes:
+            players_by_code(codes)
+            for seat in seats or {}:
+                if not 1 <= seat <= opened.seat_count:
+                    # The engine's own words for it (COM-10.3 E_NO_SUCH_SEAT).
+                    words = say("E_NO_SUCH_SEAT", {"seat": seat, "seat_count": opened.seat_count})
+                    raise InvalidStateError(words)
+            if len(set(codes)) != len(codes):
+                raise InvalidStateError("A player can only be at the table once.")
+            try:
+                game, state = engine_start(opened, opening)
+            except RuleError as error:
+                raise RuleRefusedError(error) from error
+            # The journal's first line; the opening's audit row (below) is written with or without
+            # it, so it is not the line's.
+            write = JournalWrite(opened, 0, opened_by, f"open:{opened.public_id}", client)
+            write.append(
+                EventKind.OPEN,
+                after=Journal(game, state, write.seq, False, ()),  # as `journal_build` replays it
+                outcome={"state": state.phase, "banker": state.banker},
+                action=opening,
+                at=opened.opened_at,
+            )
+            seats_sync(opened, state, opened.opened_at)
+        audit(
+            user=opened_by,
+            action="table_open",
+            table_session=opened,
+            client=client,
+            table=locked.number,
+            game=locked.game,
+            seats=opening["seats"],
+            standing=opening["standing"],
+        )
+        return opened
 
 
 def open_table_session_lock(table_session: TableSession) -> TableSession:
