@@ -155,9 +155,13 @@ def _close(night: Night) -> subprocess.CompletedProcess[str]:
     return _python(
         "from django.contrib.auth.models import User\n"
         "from establishment.models import GamingSession\n"
-        "from tables.services import gaming_session_close\n"
+        "from tables.models import TableSession\n"
+        "from tables.services import gaming_session_close, table_session_close\n"
         f"session = GamingSession.objects.get(pk={night.gaming_session.pk})\n"
         f"manager = User.objects.get(pk={night.manager.pk})\n"
+        # The night closes once its tables are closed.
+        "for ts in TableSession.objects.filter(gaming_session=session, closed_at__isnull=True):\n"
+        "    table_session_close(table_session=ts, user=manager)\n"
         "gaming_session_close(gaming_session=session, user=manager)\n"
     )
 
