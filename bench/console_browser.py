@@ -82,7 +82,9 @@ def main() -> None:
         page.get_by_role("button", name="Log in").click()
         page.wait_for_url(lambda url: "/login/" not in url)
         started = time.monotonic()
-        for table_session, scenario, ids in assignment.tables:
+        for table_session, scenario, ids, session_key in assignment.tables:
+            # The table's own croupier (bench/console_load.py, `Assignment`).
+            page.context.add_cookies([{"name": "sessionid", "value": session_key, "url": page.url}])
             page.goto(f"/console/tables/{table_session}/")
             page.locator("#desk").wait_for()
             page.evaluate(TIMER)

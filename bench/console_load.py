@@ -80,10 +80,12 @@ def examples() -> list[dict[str, Any]]:
 
 @dataclass
 class Assignment:
-    """One client of the load: a croupier and the table sessions it plays, in order."""
+    """One client of the load: a browser and the table sessions it plays, in order, each with
+    the session key of its croupier (a person is on duty at one table at a time: the browser
+    changes croupier, logged in before the clock, as it changes table)."""
 
     username: str
-    tables: list[tuple[str, dict[str, Any], dict[str, str]]] = field(default_factory=list)
+    tables: list[tuple[str, dict[str, Any], dict[str, str], str]] = field(default_factory=list)
 
 
 def player_ids(scenario: Mapping[str, Any]) -> set[str]:
@@ -97,6 +99,20 @@ def player_ids(scenario: Mapping[str, Any]) -> set[str]:
             if isinstance(claim.get("player"), str):
                 ids.add(claim["player"])
     return ids
+
+
+def session_of(user: Any) -> str:
+    """A logged-in session of `user`, made as `django.contrib.auth.login` makes one."""
+    from importlib import import_module
+
+    from django.conf import settings
+
+    store = import_module(settings.SESSION_ENGINE).SessionStore()
+    store["_auth_user_id"] = str(user.pk)
+    store["_auth_user_backend"] = settings.AUTHENTICATION_BACKENDS[0]
+    store["_auth_user_hash"] = user.get_session_auth_hash()
+    store.create()
+    return str(store.session_key)
 
 
 def data_create(clients_per_phase: tuple[int, ...], requests: int) -> list[list[Assignment]]:
@@ -153,13 +169,19 @@ def data_create(clients_per_phase: tuple[int, ...], requests: int) -> list[list[
                     seats={int(seat): ids[pid] for seat, pid in scenario.get("seats", {}).items()},
                     standing=[ids[pid] for pid in scenario.get("standing", [])],
                 )
+                # The table's own croupier, logged in ahead (his session made here: a login's
+                # password hash is a third of a second of CPU, no part of an action).
+                on_duty = User.objects.create_user(f"load-{phase}-{client}-{number}")
+                on_duty.groups.add(Group.objects.get(name=Role.CROUPIER))
                 staff_assign(
                     table_session=opened,
-                    staff=croupier,
+                    staff=on_duty,
                     role=AssignmentRole.CROUPIER,
                     assigned_by=manager,
                 )
-                assignment.tables.append((str(opened.public_id), scenario, ids))
+                assignment.tables.append(
+                    (str(opened.public_id), scenario, ids, session_of(on_duty))
+                )
                 planned += sum(1 for a in scenario["actions"] if "expect_error" not in a)
             assignments.append(assignment)
         phases.append(assignments)
@@ -300,7 +322,8 @@ def client_run(
     results: Results,
 ) -> None:
     posts = 0
-    for table_session, scenario, ids in assignment.tables:
+    for table_session, scenario, ids, session_key in assignment.tables:
+        browser.cookies["sessionid"] = session_key
         browser.open(table_session)
         path = f"/console/tables/{table_session}/record/"
         for action in scenario["actions"]:
