@@ -23,6 +23,7 @@ loopback traffic. Prints p50/p95/p99 per phase and every unexpected status.
 from __future__ import annotations
 
 import argparse
+import datetime
 import gzip
 import http.client
 import itertools
@@ -101,6 +102,9 @@ def player_ids(scenario: Mapping[str, Any]) -> set[str]:
     return ids
 
 
+BORN = datetime.date(1980, 1, 1)
+
+
 def session_of(user: Any) -> str:
     """A logged-in session of `user`, made as `django.contrib.auth.login` makes one."""
     from importlib import import_module
@@ -153,7 +157,17 @@ def data_create(clients_per_phase: tuple[int, ...], requests: int) -> list[list[
                 number = next(numbers)
                 ids = {pid: f"L{number}-{pid}" for pid in player_ids(scenario)}
                 Player.objects.bulk_create(
-                    [Player(member_number=code, name=f"Load {code}") for code in ids.values()]
+                    # With the identity the door took: the table refuses a player without one.
+                    [
+                        Player(
+                            member_number=code,
+                            name=f"Load {code}",
+                            surname=code,
+                            first_names="Load",
+                            birth_date=BORN,
+                        )
+                        for code in ids.values()
+                    ]
                 )
                 table = table_create(
                     created_by=manager,

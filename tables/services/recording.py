@@ -71,6 +71,15 @@ ADMITTING = {"sit": "seat", "add_standing": "standing", "set_first_banker": "ban
 BANKER_ANSWERS = frozenset({"accept_bank", "buy_bank"})
 
 
+def _row(table_session: TableSession) -> TableSession:
+    """The table session's row, when given the console's reference to it (its key, public id
+    and game only, `tables.console.access.table_session_reference`): the journal and the audit
+    row need its settings and its gaming session."""
+    if getattr(table_session, "gaming_session_id", None) is not None:
+        return table_session
+    return TableSession.objects.select_related("gaming_session").get(pk=table_session.pk)
+
+
 def admitted_players(table_session: TableSession, action: Mapping[str, Any]) -> list[str]:
     """The member numbers `action` brings into play at this table, for the door's check."""
     kind = action.get("type")
@@ -80,7 +89,7 @@ def admitted_players(table_session: TableSession, action: Mapping[str, Any]) -> 
     if kind != "set_first_banker" and kind not in BANKER_ANSWERS:
         return []
     seat = action.get("seat") if kind == "set_first_banker" else action.get("actor")
-    journal = journal_get(table_session, last_seq_get(table_session))
+    journal = journal_get(_row(table_session), last_seq_get(table_session))
     code = dict(journal.state.seating.seats).get(seat) if isinstance(seat, int) else None
     return [code] if code else []
 
@@ -95,16 +104,12 @@ def admission_check(
         return
     codes = admitted_players(table_session, action)
     if codes:
-        if getattr(table_session, "gaming_session_id", None) is None:  # the console's reference
-            table_session = TableSession.objects.select_related("gaming_session").get(
-                pk=table_session.pk
-            )
         player_admission_check_codes(
             codes=codes,
             user=user,
             where=ADMITTING.get(kind, "banker"),
             client=client,
-            table=table_session,
+            table=_row(table_session),
         )
 
 

@@ -157,3 +157,31 @@ def test_the_console_shows_the_refusal_in_place(floor: Floor) -> None:
     assert answer.status_code == 422
     assert "This person cannot be admitted to play." in answer.content.decode()
     assert _checks("standing")[-1] == "refused"
+
+
+def test_the_bank_named_through_the_consoles_reference_with_a_cold_cache(
+    floor: Floor, around: Around
+) -> None:
+    """The console posts with a reference to the table (its key, public id and game only): the
+    door's check of a banker reads the journal from the row, whatever this process cached (a
+    bench found it with a worker that had never drawn the table)."""
+    from tables.console.access import table_session_reference
+    from tables.services import record
+    from tables.services.journal import journal_cache
+
+    table = cf_table(floor)
+    at = Croupier(table, floor.croupier, around)
+    at.do("new_shoe", cut_by=1)
+    at.play(cf_ponte_wins(1000))
+    journal_cache.clear()
+
+    with around():
+        record(
+            table_session=table_session_reference(table.public_id),
+            action={"type": "accept_bank", "actor": 2},
+            expected_seq=last_seq_get(table) + 1,
+            user=floor.croupier,
+            idempotency_key="cold-cache-banker",
+        )
+
+    assert _checks("banker") == ["admitted"]

@@ -308,3 +308,68 @@ def test_the_voids_to_decide_are_decided_on_their_own_page(floor: Floor, around:
     croupier = Client()
     croupier.force_login(floor.croupier)
     assert croupier.get(reverse("console:voids")).status_code == 403
+
+
+def test_the_table_screen_relieves_and_the_floor_forces_a_close(
+    floor: Floor, around: Around
+) -> None:
+    """From the console alike: an inspector relieves from the table screen (a plain form, the
+    page drawn again) and forces a close from the floor, with a reason."""
+    table = cf_table(floor)
+    incoming = UserFactory.create(roles=[Role.CROUPIER])
+    inspector = Client()
+    inspector.force_login(floor.inspector)
+    screen = reverse("console:table", args=[table.public_id])
+    Client().force_login(incoming)
+    page = inspector.get(screen).content.decode()
+    assert 'data-testid="table-duty"' in page and f'<option value="{incoming.username}">' in page
+
+    done = inspector.post(
+        reverse("console:duty-change", args=[table.public_id]),
+        {"from": "table", "role": "croupier", "staff": incoming.username},
+    )
+    assert done.status_code == 302 and done["Location"] == screen
+    assert _open_duty(table) == {"croupier": incoming.username}
+
+    Croupier(table, incoming, around).do("new_shoe", cut_by=1)
+    Croupier(table, incoming, around).do("announce_bank", 1, amount=1000)
+    close = reverse("console:table-close", args=[table.public_id])
+    refused = inspector.post(close, {}, headers=HX)
+    assert refused.status_code == 409 and "coup is in progress" in refused.content.decode()
+    forced = inspector.post(close, {"force": "1", "reason": "the room is evacuated"}, headers=HX)
+    assert forced.status_code == 200
+    table.refresh_from_db()
+    assert table.closed_at is not None and table.close_forced
+
+
+def test_the_report_holds_every_duty_period_and_marks_a_forced_close(
+    floor: Floor, around: Around
+) -> None:
+    import json
+
+    from reports.services import settlement_report_generate
+    from tables.services import gaming_session_close
+
+    table = cf_table(floor)
+    incoming = UserFactory.create(roles=[Role.CROUPIER])
+    staff_assign(table_session=table, staff=incoming, role="croupier", assigned_by=floor.inspector)
+    Croupier(table, incoming, around).do("new_shoe", cut_by=1)
+    Croupier(table, incoming, around).do("announce_bank", 1, amount=1000)
+    with around():
+        table_session_close(
+            table_session=table, user=floor.inspector, force=True, reason="a fight at the table"
+        )
+        gaming_session_close(gaming_session=floor.gaming_session, user=floor.inspector)
+    report = settlement_report_generate(gaming_session_id=floor.gaming_session.pk)
+    assert report is not None
+
+    (section,) = json.loads(report.content)["tables"]
+    assert [(s["staff"], s["assigned_by"], s["ended_by"]) for s in section["staff"]] == [
+        (floor.croupier.username, floor.manager.username, floor.inspector.username),
+        (incoming.username, floor.inspector.username, None),
+    ]
+    assert section["staff"][0]["until"] == section["staff"][1]["from"]
+    assert section["forced_close"] == {
+        "reason": "a fight at the table",
+        "left": [{"what": "coup_open", "phase": "banco_call"}],
+    }
