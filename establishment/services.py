@@ -103,6 +103,18 @@ def audit(
 # -- players and gaming sessions ------------------------------------------------------------------
 
 
+def _player_audit(player: Player, *, user: User, action: str, client: str) -> None:
+    """The audit row of a player written to the register (who, his number and name)."""
+    audit(
+        user=user,
+        action=action,
+        client=client,
+        player=str(player.public_id),
+        member_number=player.member_number,
+        name=player.name,
+    )
+
+
 @transaction.atomic
 def player_create(*, name: str, member_number: str, created_by: User, client: str = "") -> Player:
     """Register a player (an inspector or a manager), with the audit row of who did."""
@@ -110,14 +122,7 @@ def player_create(*, name: str, member_number: str, created_by: User, client: st
     player = Player(name=name, member_number=member_number)
     player.full_clean()
     player.save()
-    audit(
-        user=created_by,
-        action="player_create",
-        client=client,
-        player=str(player.public_id),
-        member_number=player.member_number,
-        name=player.name,
-    )
+    _player_audit(player, user=created_by, action="player_create", client=client)
     return player
 
 
@@ -462,14 +467,7 @@ def player_register(
                     registered_by=registered_by,
                 )
                 player.save()
-                audit(
-                    user=registered_by,
-                    action="player_register",
-                    client=client,
-                    player=str(player.public_id),
-                    member_number=player.member_number,
-                    name=player.name,
-                )
+                _player_audit(player, user=registered_by, action="player_register", client=client)
                 return player
         except IntegrityError:
             # Two registrations took the same next number at once: take the one after.

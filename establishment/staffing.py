@@ -20,7 +20,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from importlib import import_module
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from django.conf import settings as django_settings
 from django.contrib.auth import get_user_model
@@ -73,7 +73,7 @@ def _locked(staff: User) -> User:
     return locked
 
 
-def _logins_end(staff: User) -> dict[str, int]:
+def _logins_end(staff: User) -> dict[str, Any]:
     """End every browser session and delete every API token of `staff`; how many of each.
 
     Sessions hold the user's id in their encoded data, so each live one is read; deleting through
@@ -177,8 +177,7 @@ def staff_deactivate(*, staff: User, deactivated_by: User, client: str = "") -> 
         action="staff_deactivate",
         client=client,
         staff=locked.get_username(),
-        sessions_ended=ended["sessions_ended"],
-        tokens_deleted=ended["tokens_deleted"],
+        **ended,
     )
     return locked
 
@@ -224,8 +223,7 @@ def staff_password_reset(*, staff: User, password: str, reset_by: User, client: 
         action="staff_password_reset",
         client=client,
         staff=locked.get_username(),
-        sessions_ended=ended["sessions_ended"],
-        tokens_deleted=ended["tokens_deleted"],
+        **ended,
     )
     return locked
 

@@ -8,20 +8,10 @@ nothing twice.
 
 from __future__ import annotations
 
-from typing import Any
-
 from celery import shared_task
-from django.db import OperationalError
 
+from establishment.retry import RETRIED
 from establishment.services import exclusion_import_run
-
-RETRIED: dict[str, Any] = {
-    "acks_late": True,
-    "autoretry_for": (OperationalError,),
-    "retry_backoff": True,
-    "retry_backoff_max": 60,
-    "max_retries": 5,
-}
 
 
 @shared_task(name="establishment.exclusions_import", **RETRIED)

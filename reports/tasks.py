@@ -15,28 +15,18 @@ conditional claim make the second run store one report.
 from __future__ import annotations
 
 from datetime import timedelta
-from typing import Any
 
 from celery import shared_task
 from django.conf import settings
-from django.db import OperationalError
 from django.utils import timezone
 
+from establishment.retry import RETRIED
 from reports.selectors import report_without_pdf_list, unsettled_session_list
 from reports.services import (
     report_pdf_store,
     settlement_report_generate,
     table_reconciliation_store,
 )
-
-# Late acknowledgement, and retries with backoff while the database is unreachable.
-RETRIED: dict[str, Any] = {
-    "acks_late": True,
-    "autoretry_for": (OperationalError,),
-    "retry_backoff": True,
-    "retry_backoff_max": 60,
-    "max_retries": 5,
-}
 
 
 @shared_task(name="reports.settle_session", **RETRIED)

@@ -23,7 +23,12 @@ from establishment.http.serializers import validated
 from establishment.models import ExclusionEntry, ExclusionImport, ExclusionSource
 from establishment.roles import DOOR_KEEPERS, IDENTITY_READERS
 from establishment.selectors import exclusion_search
-from establishment.services import exclusion_add, exclusion_import, exclusion_lift
+from establishment.services import (
+    IMPORT_COLUMNS,
+    exclusion_add,
+    exclusion_import,
+    exclusion_lift,
+)
 from establishment.staff import role_required
 
 # A file of the list larger than this is refused (100,000 lines are about 7 MB).
@@ -37,16 +42,10 @@ class ExclusionOutputSerializer(serializers.ModelSerializer[ExclusionEntry]):
 
     class Meta:
         model = ExclusionEntry
+        # The columns of the list's file (docs/exclusions.md), then who added and lifted it.
         fields = [
             "public_id",
-            "surname",
-            "first_names",
-            "birth_date",
-            "birth_place",
-            "source",
-            "reference",
-            "effective_from",
-            "until",
+            *IMPORT_COLUMNS,
             "added_by",
             "added_at",
             "is_lifted",

@@ -44,7 +44,6 @@ from tests.concurrency.kit import (
     cf_table,
     cf_tie,
     engine_totals,
-    floor_open,
     ledger_totals,
     players_ensure,
     session_transactions,
@@ -52,11 +51,6 @@ from tests.concurrency.kit import (
 )
 
 pytestmark = pytest.mark.django_db
-
-
-@pytest.fixture
-def floor() -> Floor:
-    return floor_open()
 
 
 @pytest.fixture

@@ -8,7 +8,6 @@ from __future__ import annotations
 from collections.abc import Callable
 from contextlib import AbstractContextManager
 from datetime import date
-from functools import partial
 from typing import Any
 
 import pytest
@@ -22,23 +21,11 @@ from establishment.services import exclusion_add
 from tables.models import SeatOccupancy, TableEvent
 from tables.services import table_session_open
 from tables.services.journal import last_seq_get
-from tests.concurrency.kit import Croupier, Floor, cf_ponte_wins, cf_table, floor_open
+from tests.concurrency.kit import Croupier, Floor, cf_ponte_wins, cf_table
 from tests.factories import UserFactory
 
 pytestmark = pytest.mark.django_db
 Around = Callable[[], AbstractContextManager[Any]]
-
-
-@pytest.fixture
-def floor() -> Floor:
-    return floor_open()
-
-
-@pytest.fixture
-def around(
-    django_capture_on_commit_callbacks: Callable[..., AbstractContextManager[Any]],
-) -> Around:
-    return partial(django_capture_on_commit_callbacks, execute=True)
 
 
 def _person(code: str, surname: str, born: date) -> Player:

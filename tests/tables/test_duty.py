@@ -13,7 +13,6 @@ from __future__ import annotations
 from collections.abc import Callable
 from contextlib import AbstractContextManager
 from datetime import timedelta
-from functools import partial
 from typing import Any
 
 import pytest
@@ -36,24 +35,12 @@ from tables.services import (
     void_request,
 )
 from tables.services.sessions import CloseBlockedError
-from tests.concurrency.kit import Croupier, Floor, cf_banker_wins, cf_table, floor_open
+from tests.concurrency.kit import Croupier, Floor, cf_banker_wins, cf_table
 from tests.factories import UserFactory
 
 Around = Callable[[], AbstractContextManager[Any]]
 HX = {"HX-Request": "true"}
 pytestmark = pytest.mark.django_db
-
-
-@pytest.fixture
-def floor() -> Floor:
-    return floor_open()
-
-
-@pytest.fixture
-def around(
-    django_capture_on_commit_callbacks: Callable[..., AbstractContextManager[Any]],
-) -> Around:
-    return partial(django_capture_on_commit_callbacks, execute=True)
 
 
 def _open_duty(table_session: TableSession) -> dict[str, str]:

@@ -8,7 +8,6 @@ from __future__ import annotations
 import uuid
 from collections.abc import Callable
 from contextlib import AbstractContextManager
-from functools import partial
 from typing import Any
 
 import pytest
@@ -56,18 +55,6 @@ from tests.concurrency.kit import (
 pytestmark = pytest.mark.django_db
 
 Around = Callable[[], AbstractContextManager[Any]]
-
-
-@pytest.fixture
-def floor() -> Floor:
-    return floor_open()
-
-
-@pytest.fixture
-def around(
-    django_capture_on_commit_callbacks: Callable[..., AbstractContextManager[Any]],
-) -> Around:
-    return partial(django_capture_on_commit_callbacks, execute=True)
 
 
 def _pause(table_session: TableSession, user: Any, resume: bool = False) -> Any:
