@@ -419,8 +419,8 @@ def players_load(count: int, rng: random.Random, user: Any) -> list[tuple[str, s
 
 def exclusions_import(count: int, rng: random.Random, user: Any) -> float:
     """`count` entries through the reception's import; the seconds it took."""
+    from establishment.exclusions import exclusion_import
     from establishment.models import ExclusionImport
-    from establishment.services import exclusion_import
 
     lines = ["surname,first_names,birth_date,birth_place,source,reference,effective_from,until"]
     for n in range(count):

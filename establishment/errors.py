@@ -87,7 +87,7 @@ class NotFoundError(DomainError):
 class PlayerRefusedError(DomainError):
     """The person may not be admitted to play (arrêté du 14 mai 2007, art. 22: barred, or
     under 18). The message says nothing more, whoever reads it; the reason is in the audit row
-    the admission check wrote (establishment.services.player_admission_check)."""
+    the admission check wrote (establishment.door.player_admission_check)."""
 
     code = ErrorCode.PLAYER_REFUSED
     http_status = 422

@@ -1,6 +1,6 @@
 """Celery tasks of the establishment: thin, by id, idempotent (docs/conventions.md, rule 9).
 
-`exclusions_import` is sent by `establishment.services.exclusion_import` once the uploaded
+`exclusions_import` is sent by `establishment.exclusions.exclusion_import` once the uploaded
 file is committed; it runs `exclusion_import_run`, which leaves a finished import alone and goes
 on from the last committed batch of one that died, so a message delivered twice imports
 nothing twice.
@@ -10,8 +10,8 @@ from __future__ import annotations
 
 from celery import shared_task
 
+from establishment.exclusions import exclusion_import_run
 from establishment.retry import RETRIED
-from establishment.services import exclusion_import_run
 
 
 @shared_task(name="establishment.exclusions_import", **RETRIED)

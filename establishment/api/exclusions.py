@@ -17,18 +17,14 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from establishment.door import exclusion_add, exclusion_lift
+from establishment.exclusions import IMPORT_COLUMNS, exclusion_import
 from establishment.http.fields import UsernameField, client_of
 from establishment.http.permissions import as_user
 from establishment.http.serializers import validated
 from establishment.models import ExclusionEntry, ExclusionImport, ExclusionSource
 from establishment.roles import DOOR_KEEPERS, IDENTITY_READERS
 from establishment.selectors import exclusion_search
-from establishment.services import (
-    IMPORT_COLUMNS,
-    exclusion_add,
-    exclusion_import,
-    exclusion_lift,
-)
 from establishment.staff import role_required
 
 # A file of the list larger than this is refused (100,000 lines are about 7 MB).

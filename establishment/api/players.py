@@ -18,13 +18,13 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from establishment.door import player_register
 from establishment.http.fields import client_of
 from establishment.http.permissions import as_user
 from establishment.http.serializers import validated
 from establishment.models import DocumentType, Player
 from establishment.roles import DOOR_KEEPERS, IDENTITY_READERS
 from establishment.selectors import player_search
-from establishment.services import player_register
 from establishment.staff import role_required, roles_of
 
 

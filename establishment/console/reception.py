@@ -30,7 +30,9 @@ from establishment.console.reception_forms import (
     ExclusionLiftForm,
     PlayerRegisterForm,
 )
+from establishment.door import exclusion_add, exclusion_lift, player_register
 from establishment.errors import DomainError, InvalidInputError, PermissionDeniedError
+from establishment.exclusions import exclusion_import
 from establishment.http.console import (
     ConsoleRequest,
     Problem,
@@ -43,7 +45,6 @@ from establishment.http.console import (
 from establishment.models import AuditEntry, ExclusionEntry, ExclusionImport, Player
 from establishment.roles import DOOR_KEEPERS, IDENTITY_READERS
 from establishment.selectors import exclusion_import_list, exclusion_search, player_search
-from establishment.services import exclusion_add, exclusion_import, exclusion_lift, player_register
 from establishment.staff import roles_of
 
 PLAYERS = "establishment/reception_players.html"

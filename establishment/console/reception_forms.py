@@ -1,7 +1,7 @@
 """The reception's forms: shape and types only (docs/conventions.md, rule 1).
 
 Every field is optional here: what is missing or wrong beyond its type (a date that is not a
-date) is for the services to say (`establishment.services.player_register`,
+date) is for the services to say (`establishment.door.player_register`,
 `exclusion_add`), in the same words as the API's.
 """
 

@@ -3,7 +3,7 @@
 index: CREATE UNIQUE INDEX ... ((1)) WHERE closed_at IS NULL, on PostgreSQL and SQLite alike).
 
 The identity fields are blank for the players already registered (`player_create`);
-`establishment.services.player_register` requires them all.
+`establishment.door.player_register` requires them all.
 """
 
 from __future__ import annotations

@@ -17,8 +17,8 @@ from django.db import transaction
 from django.db.models import Max
 from django.utils import timezone
 
+from establishment.door import player_admission_check_codes
 from establishment.errors import DomainError, ErrorCode
-from establishment.services import player_admission_check_codes
 from tables.engine import CoupRecord, GameState, RuleError, Transfer
 from tables.engine.registry import NEW_PACK_ACTIONS
 from tables.models import BankTenure, Coup, EventKind, Sabot, SeatOccupancy, TableSession

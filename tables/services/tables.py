@@ -14,10 +14,11 @@ from typing import TYPE_CHECKING, Any
 from django.db import transaction
 from django.utils import timezone
 
+from establishment.door import player_admission_check_codes
 from establishment.errors import InvalidStateError
 from establishment.models import GamingSession
 from establishment.roles import SUPERVISORS, TABLE_CONFIGURERS
-from establishment.services import audit, player_admission_check_codes
+from establishment.services import audit
 from establishment.staff import role_required
 from tables.engine import RuleError
 from tables.models import EventKind, Sabot, Table, TableSession

@@ -14,24 +14,18 @@ from celery import current_app
 from django.contrib.auth.models import User
 from django.db import IntegrityError, transaction
 
+from establishment.door import exclusion_add, exclusion_lift, player_admission_check
 from establishment.errors import (
     InvalidInputError,
     InvalidStateError,
     PermissionDeniedError,
     PlayerRefusedError,
 )
+from establishment.exclusions import IMPORT_BATCH, exclusion_import, exclusion_import_run
 from establishment.identity import Identity
 from establishment.models import AuditEntry, ExclusionEntry, ExclusionImport
 from establishment.roles import Role
 from establishment.selectors import exclusion_search
-from establishment.services import (
-    IMPORT_BATCH,
-    exclusion_add,
-    exclusion_import,
-    exclusion_import_run,
-    exclusion_lift,
-    player_admission_check,
-)
 from tests.factories import UserFactory
 
 pytestmark = pytest.mark.django_db

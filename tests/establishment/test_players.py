@@ -12,6 +12,13 @@ from django.contrib.auth.models import User
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 
+from establishment.door import (
+    exclusion_add,
+    exclusion_lift,
+    player_admission_check,
+    player_admission_check_codes,
+    player_register,
+)
 from establishment.errors import (
     ErrorCode,
     InvalidInputError,
@@ -23,14 +30,7 @@ from establishment.identity import Identity, age_on, name_key
 from establishment.models import AuditEntry, DocumentType, GamingSession, Player
 from establishment.roles import Role
 from establishment.selectors import player_search
-from establishment.services import (
-    exclusion_add,
-    exclusion_lift,
-    gaming_session_open,
-    player_admission_check,
-    player_admission_check_codes,
-    player_register,
-)
+from establishment.services import gaming_session_open
 from tests.factories import PlayerFactory, UserFactory
 
 pytestmark = pytest.mark.django_db

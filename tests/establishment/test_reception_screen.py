@@ -16,9 +16,9 @@ from django.test import Client
 from django.urls import reverse
 from django.utils import timezone
 
+from establishment.door import exclusion_add, player_register
 from establishment.models import AuditEntry, ExclusionEntry, ExclusionImport, Player
 from establishment.roles import Role
-from establishment.services import exclusion_add, player_register
 from tests.factories import UserFactory
 
 pytestmark = pytest.mark.django_db

@@ -14,10 +14,10 @@ import pytest
 from django.test import Client
 from django.urls import reverse
 
+from establishment.door import exclusion_add
 from establishment.errors import ErrorCode, PlayerRefusedError
 from establishment.models import AuditEntry, Player
 from establishment.roles import Role
-from establishment.services import exclusion_add
 from tables.models import SeatOccupancy, TableEvent
 from tables.services import table_session_open
 from tables.services.journal import last_seq_get

@@ -17,9 +17,10 @@ from django.contrib.auth.models import Group, User
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 from django.utils import timezone
 
+from establishment.door import exclusion_add
 from establishment.models import ExclusionEntry, GamingSession, Player
 from establishment.roles import Role
-from establishment.services import exclusion_add, gaming_session_open
+from establishment.services import gaming_session_open
 from tables.models import AssignmentRole, Game, Table, TableEvent, TableSession
 from tables.services import record, staff_assign, table_create, table_session_open
 from tables.services.journal import last_seq_get
