@@ -43,6 +43,17 @@ from tables.engine.table import Actor, Seating, Who
 
 # COM-3.8 the session actions, in the order the action tables list them.
 SESSION_TYPES: tuple[str, ...] = ("sit", "leave", "add_standing", "set_first_banker", "end_session")
+# The actions that bring a person into play, and which: the player a `sit` or `add_standing`
+# names (COM-3.8), and the seated player who becomes banker by `set_first_banker` (its `seat`,
+# COM-9.2), by taking the bank offered (`accept_bank`, its actor: COM-9.4, COM-9.7) or by buying
+# it (`buy_bank`, LM-6.4). The house checks each at its door (arrêté art. 22;
+# tables/services/recording.py).
+ENTERING: dict[str, str] = {"sit": "player", "add_standing": "player"}
+NAMING_BANKER: dict[str, str] = {
+    "set_first_banker": "seat",
+    "accept_bank": "actor",
+    "buy_bank": "actor",
+}
 
 _CROUPIER: tuple[Actor, ...] = (CROUPIER,)
 

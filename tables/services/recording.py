@@ -21,6 +21,7 @@ from establishment.door import player_admission_check_codes
 from establishment.errors import DomainError, ErrorCode
 from tables.engine import CoupRecord, GameState, RuleError, Transfer
 from tables.engine.registry import NEW_PACK_ACTIONS
+from tables.engine.session import ENTERING, NAMING_BANKER
 from tables.models import BankTenure, Coup, EventKind, Sabot, SeatOccupancy, TableSession
 from tables.postings import (
     SESSION_POSTING,
@@ -63,12 +64,10 @@ class TableInterruptedError(DomainError):
 # -- record ----------------------------------------------------------------------------------
 
 
-# Actions that bring a person into play (arrêté art. 22): who sits down, who stands, who is
-# named banker. The door's check runs before the action's transaction (its audit row is
-# committed on its own, so a refusal's row stays: `establishment.services`).
-ADMITTING = {"sit": "seat", "add_standing": "standing", "set_first_banker": "banker"}
-# Taking the bank offered (COM-9.4, COM-9.7) or buying it (lansquenet moderne): the actor.
-BANKER_ANSWERS = frozenset({"accept_bank", "buy_bank"})
+# The door's check runs before the action's transaction (its audit row is committed on its own,
+# so a refusal's row stays: `establishment.door`). Which actions bring whom into play is the
+# engine's to say (`tables.engine.session.ENTERING`, `NAMING_BANKER`).
+ADMISSION_WHERE = {"sit": "seat", "add_standing": "standing"}
 
 
 def _row(table_session: TableSession) -> TableSession:
@@ -82,15 +81,15 @@ def _row(table_session: TableSession) -> TableSession:
 
 def admitted_players(table_session: TableSession, action: Mapping[str, Any]) -> list[str]:
     """The member numbers `action` brings into play at this table, for the door's check."""
-    kind = action.get("type")
-    if kind in ("sit", "add_standing"):
-        player = action.get("player")
+    kind = str(action.get("type", ""))
+    if kind in ENTERING:
+        player = action.get(ENTERING[kind])
         return [player] if isinstance(player, str) and player else []
-    if kind != "set_first_banker" and kind not in BANKER_ANSWERS:
+    seat = action.get(NAMING_BANKER[kind]) if kind in NAMING_BANKER else None
+    if not isinstance(seat, int):
         return []
-    seat = action.get("seat") if kind == "set_first_banker" else action.get("actor")
     journal = journal_get(_row(table_session), last_seq_get(table_session))
-    code = dict(journal.state.seating.seats).get(seat) if isinstance(seat, int) else None
+    code = dict(journal.state.seating.seats).get(seat)
     return [code] if code else []
 
 
@@ -100,14 +99,14 @@ def admission_check(
     """Refuse a barred or under-age person sat down, standing or named banker (422
     `player_refused`, words that say nothing more), each check in the audit log."""
     kind = str(action.get("type", ""))
-    if kind not in ADMITTING and kind not in BANKER_ANSWERS:
+    if kind not in ENTERING and kind not in NAMING_BANKER:
         return
     codes = admitted_players(table_session, action)
     if codes:
         player_admission_check_codes(
             codes=codes,
             user=user,
-            where=ADMITTING.get(kind, "banker"),
+            where=ADMISSION_WHERE.get(kind, "banker"),
             client=client,
             table=_row(table_session),
         )
