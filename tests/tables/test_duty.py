@@ -242,6 +242,8 @@ def test_the_api_relieves_releases_and_lists_every_period(floor: Floor) -> None:
 def test_a_table_does_not_close_over_a_pending_void_and_an_inspector_may_force_it(
     floor: Floor, around: Around
 ) -> None:
+    """A table closes through `end_session`, legal only where a new coup can start (COM-3.8),
+    which returns every reliquat (COM-7.2): an open coup and a void waiting stop it, listed."""
     table = cf_table(floor)
     at = Croupier(table, floor.croupier, around)
     at.do("new_shoe", cut_by=1)

@@ -224,8 +224,9 @@ def test_close_divides_the_reserve_fund_lr(floor: Floor, around: Around) -> None
 def test_the_gaming_session_closes_only_once_every_table_is_closed(
     floor: Floor, around: Around
 ) -> None:
-    """Issue 13 item 3: the night does not close over an open table; each table closes on its
-    own, refused while a coup is in progress there."""
+    """The night does not close over an open table; each table closes on its own, refused while
+    a coup is in progress there (`end_session` only where a new coup can start, COM-3.8), its
+    reliquats returned (COM-7.2)."""
     first = Croupier(cf_table(floor, prefix="A"), floor.croupier, around)
     second_croupier = floor_open().croupier
     second = Croupier(
