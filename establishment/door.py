@@ -5,6 +5,7 @@ the exclusion list kept by hand. Its import from a file is `establishment/exclus
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from datetime import date, datetime
 from typing import TYPE_CHECKING, Any
 
@@ -147,7 +148,7 @@ def _admission_verdict(
 
 
 def _admission_rows(
-    checks: list[tuple[Player | None, Identity | None]],
+    checks: Sequence[tuple[Player | None, Identity | None]],
     *,
     user: User,
     where: str,
@@ -221,16 +222,7 @@ def player_admission_check(
         raise ValueError("Give the player or his identity, one of them.")
     role_required(user, STAFF, "check a player at the door")
     checked = _identity_of(player) if player is not None else identity
-    admitted = _admission_rows(
-        [(player, checked)],
-        user=user,
-        where=where,
-        client=client,
-        table=table,
-        on=door_today(today),
-    )
-    if not admitted:
-        raise _refused()
+    _admit([(player, checked)], user=user, where=where, client=client, table=table, today=today)
 
 
 def player_admission_check_codes(
@@ -249,21 +241,25 @@ def player_admission_check_codes(
     atomic block, as `player_admission_check`."""
     role_required(user, STAFF, "check a player at the door")
     wanted = list(dict.fromkeys(codes))
-    if not wanted:
-        return
     found = {p.member_number: p for p in Player.objects.filter(member_number__in=wanted)}
-    players = [found[code] for code in wanted if code in found]
-    if not players:
-        return
-    admitted = _admission_rows(
-        [(p, _identity_of(p)) for p in players],
-        user=user,
-        where=where,
-        client=client,
-        table=table,
-        on=door_today(today),
-    )
-    if not admitted:
+    pairs = [(found[code], _identity_of(found[code])) for code in wanted if code in found]
+    if pairs:
+        _admit(pairs, user=user, where=where, client=client, table=table, today=today)
+
+
+def _admit(
+    pairs: Sequence[tuple[Player | None, Identity | None]],
+    *,
+    user: User,
+    where: str,
+    client: str,
+    table: Any,
+    today: date | None,
+) -> None:
+    """The check of each (player, identity), its audit rows written; refused if any one is."""
+    if not _admission_rows(
+        pairs, user=user, where=where, client=client, table=table, on=door_today(today)
+    ):
         raise _refused()
 
 
