@@ -6,7 +6,7 @@ Staff are `django.contrib.auth` users; their role is a group (establishment.role
 from __future__ import annotations
 
 import uuid
-from datetime import date
+from datetime import date, time
 from typing import TYPE_CHECKING, Any, Literal, NoReturn, TypeVar, overload
 
 from django.conf import settings
@@ -441,3 +441,86 @@ class StaffPreference(models.Model):
 
     def __str__(self) -> str:
         return f"{self.user} ({self.language})"
+
+
+# -- the house: its settings, one version after another --------------------------------------------
+
+
+class Currency(models.TextChoices):
+    """The currencies the registers speak (docs/registers.md, "Money")."""
+
+    EUR = "EUR", _("Euro (EUR)")
+    GBP = "GBP", _("Pound sterling (GBP)")
+
+
+class LevyTieRule(models.TextChoices):
+    """How a levy exactly halfway between two steps is rounded (art. 59 rounds "à la dizaine de
+    centimes d'euro la plus voisine" and says nothing of the half; docs/rules/README.md COM-6.3)."""
+
+    HALF_UP = "up", _("Halfway: up")
+    HALF_DOWN = "down", _("Halfway: down")
+    HALF_EVEN = "even", _("Halfway: to the even step")
+
+
+class LevyRecord(models.TextChoices):
+    """How the house keeps each levy at the table (arts. 56-1 and 59, docs/registers.md)."""
+
+    MACHINE = "machine", _("The machine's historique (art. 56-1)")
+    TICKETS = "tickets", _("Tickets detached at each winning coup (art. 59)")
+    OFF = "off", _("Neither (a house outside the arrêté)")
+
+
+def journee_turns_default() -> time:
+    return time(6, 0)
+
+
+class HouseSettings(AppendOnlyModel):
+    """The house's settings, one row per version: a change is a new row naming who made it and
+    why, never an edit. Each séance keeps the version in force when it opened
+    (docs/registers.md, "Common to every register")."""
+
+    public_id = models.UUIDField(default=uuid.uuid4, unique=True, editable=False)
+    currency = models.CharField(
+        _("currency"), max_length=3, choices=Currency.choices, default=Currency.EUR
+    )
+    cents_per_chip = models.PositiveIntegerField(
+        _("value of one chip"),
+        default=1,
+        help_text=_("In the currency's smallest unit (cents, pence): 1 when a chip is a cent."),
+    )
+    journee_turns_at = models.TimeField(
+        _("the journée turns at"),
+        default=journee_turns_default,
+        help_text=_("The hour at which one gaming day (journée) ends and the next begins."),
+    )
+    time_zone = models.CharField(_("time zone"), max_length=64, default="Europe/Paris")
+    levy_tie_rule = models.CharField(
+        _("rounding of a levy halfway"),
+        max_length=8,
+        choices=LevyTieRule.choices,
+        default=LevyTieRule.HALF_UP,
+    )
+    levy_record = models.CharField(
+        _("how each levy is kept"),
+        max_length=8,
+        choices=LevyRecord.choices,
+        default=LevyRecord.MACHINE,
+    )
+    changed_at = models.DateTimeField(_("in force from"))
+    # Empty for the installation's defaults (migration establishment 0006).
+    changed_by = staff_member("house_settings_changes", _("changed by"), optional=True)
+    reason = models.TextField(_("reason"), blank=True)
+
+    class Meta:
+        ordering = ["pk"]
+        verbose_name = _("house settings")
+        verbose_name_plural = _("house settings")
+        constraints = [
+            models.CheckConstraint(
+                condition=Q(cents_per_chip__gte=1), name="establishment_house_chip_has_a_value"
+            )
+        ]
+
+    def __str__(self) -> str:
+        turns = f"{self.journee_turns_at:%H:%M}"
+        return f"{self.currency} {self.time_zone} {turns} ({self.changed_at:%Y-%m-%d})"
