@@ -31,6 +31,7 @@ class ErrorCode(StrEnum):
     UNKNOWN_PLAYER = "unknown_player"
     STAFF_ON_DUTY = "staff_on_duty"
     CLOSE_BLOCKED = "close_blocked"
+    STOCK_UNAVAILABLE = "stock_unavailable"
     # The door (players, the exclusion list)
     PLAYER_REFUSED = "player_refused"
     INVALID_INPUT = "invalid_input"

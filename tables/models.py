@@ -284,6 +284,91 @@ class CroupierAssignment(models.Model):
         return f"{self.get_role_display()} {self.staff} at {self.table_session}"
 
 
+# -- The house's numbered sabots and packs (carnet de prise en charge, model 19; art. 58) -----
+
+
+class StockKind(models.TextChoices):
+    SABOT = "sabot", _("Sabot")
+    PACK = "pack", _("Pack of cards")
+
+
+class StockItem(models.Model):
+    """A numbered sabot or pack of the house's stock (docs/registers.md, model 19): received,
+    assigned to a table for a séance, used for one shoe or pack, returned or destroyed. A number
+    is never at two tables at once (`StockAssignment`)."""
+
+    public_id = models.UUIDField(default=uuid.uuid4, unique=True, editable=False)
+    kind = models.CharField(_("kind"), max_length=8, choices=StockKind.choices)
+    number = models.PositiveIntegerField(_("number"))
+    decks = models.PositiveSmallIntegerField(_("decks"))
+    received_at = models.DateTimeField(_("received at"))
+    received_by = staff_member("stock_received", _("received by"))
+    received_from = models.CharField(_("received from"), max_length=200)
+    destroyed_at = models.DateTimeField(_("destroyed at"), null=True, blank=True)
+    destroyed_by = staff_member("stock_destroyed", _("destroyed by"), optional=True)
+    destroyed_reason = models.TextField(_("reason for the destruction"), blank=True, default="")
+
+    class Meta:
+        ordering = ["kind", "number"]
+        verbose_name = _("numbered sabot or pack")
+        verbose_name_plural = _("numbered sabots and packs")
+        constraints = [
+            models.UniqueConstraint(
+                fields=["kind", "number"], name="tables_stockitem_number_unique"
+            ),
+            models.CheckConstraint(
+                condition=Q(number__gte=1), name="tables_stockitem_number_positive"
+            ),
+            models.CheckConstraint(
+                condition=Q(decks__gte=1), name="tables_stockitem_decks_positive"
+            ),
+            models.CheckConstraint(
+                condition=Q(destroyed_at__isnull=True, destroyed_by__isnull=True)
+                | Q(destroyed_at__isnull=False, destroyed_by__isnull=False),
+                name="tables_stockitem_destroyed_at_and_by_together",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.get_kind_display()} {self.number}"
+
+
+class StockAssignment(models.Model):
+    """A numbered sabot or pack at a table for a séance, from its assignment to its return
+    (model 11, column 3; model 19)."""
+
+    item = protected_fk(StockItem, "assignments", _("numbered sabot or pack"))
+    table_session = protected_fk(TableSession, "stock_assignments", _("table session"))
+    assigned_at = models.DateTimeField(_("assigned at"))
+    assigned_by = staff_member("stock_assigned", _("assigned by"))
+    returned_at = models.DateTimeField(_("returned at"), null=True, blank=True)
+    returned_by = staff_member("stock_returned", _("returned by"), optional=True)
+
+    class Meta:
+        ordering = ["table_session", "assigned_at", "pk"]
+        verbose_name = _("assignment of a numbered sabot or pack")
+        verbose_name_plural = _("assignments of numbered sabots and packs")
+        constraints = [
+            models.UniqueConstraint(
+                fields=["item"],
+                condition=Q(returned_at__isnull=True),
+                name="tables_stockassignment_one_table_at_a_time",
+                violation_error_message=_("This number is already at a table."),
+            ),
+            models.CheckConstraint(
+                condition=Q(returned_at__isnull=True, returned_by__isnull=True)
+                | Q(returned_at__isnull=False, returned_by__isnull=False),
+                name="tables_stockassignment_returned_at_and_by_together",
+            ),
+            ends_after_start(
+                "returned_at", "assigned_at", "tables_stockassignment_returned_after_assigned"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.item} at {self.table_session}"
+
+
 class Sabot(models.Model):
     """A shoe used at a table session, numbered 1, 2, … in the order it was brought in."""
 
@@ -301,6 +386,8 @@ class Sabot(models.Model):
         help_text=_("The journal's action that formed this shoe or pack (CF-3, LM-3)."),
     )
     cut_by = protected_fk(Player, "sabots_cut", _("cut by"), optional=True)
+    # The house's numbered sabot or pack this shoe was formed from (model 19), each used once.
+    stock_item = protected_fk(StockItem, "sabots", _("numbered sabot or pack"), optional=True)
 
     class Meta:
         ordering = ["table_session", "number"]
@@ -315,6 +402,12 @@ class Sabot(models.Model):
                 condition=Q(closed_at__isnull=True),
                 name="tables_sabot_one_open_per_table_session",
                 violation_error_message=_("A sabot is already in play at this table."),
+            ),
+            models.UniqueConstraint(
+                fields=["stock_item"],
+                condition=Q(stock_item__isnull=False),
+                name="tables_sabot_stock_item_used_once",
+                violation_error_message=_("This numbered sabot or pack has been used already."),
             ),
             models.CheckConstraint(condition=Q(number__gte=1), name="tables_sabot_number_positive"),
             models.CheckConstraint(condition=Q(decks__gte=1), name="tables_sabot_decks_positive"),

@@ -1,0 +1,329 @@
+"""The house's numbered sabots and packs (carnet de prise en charge, model 19; art. 58 of the
+arrêté, docs/registers.md): received into stock, assigned to a table at the start of a séance,
+each used for one shoe or pack, returned or destroyed. A number is never at two tables at once:
+the database holds it (`StockAssignment`'s partial unique index) and the service says it first,
+naming the table where the number is.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import TYPE_CHECKING, Any
+
+from django.db import IntegrityError, transaction
+from django.utils import timezone
+from django.utils.translation import gettext as _
+
+from establishment.door import Fields
+from establishment.errors import DomainError, ErrorCode, InvalidStateError
+from establishment.roles import SUPERVISORS
+from establishment.services import audit
+from establishment.staff import role_required
+from tables.models import StockAssignment, StockItem, StockKind, TableSession
+from tables.services.tables import open_table_session_lock
+
+if TYPE_CHECKING:
+    from django.contrib.auth.models import User
+
+# At most this many numbers received at once (a delivery of cards, not a typo of a range).
+RECEIVE_MOST = 1000
+
+
+class StockBusyError(DomainError):
+    """The number cannot go where it was sent: at a table already, used, or destroyed."""
+
+    code = ErrorCode.STOCK_UNAVAILABLE
+    http_status = 409
+
+
+def stock_kind(kind: Any, fields: Fields) -> str:
+    if kind not in StockKind.values:
+        fields.add("kind", _("Choose sabot or pack."))
+        return ""
+    return str(kind)
+
+
+def _whole(fields: Fields, name: str, value: Any, low: int, high: int) -> int:
+    if isinstance(value, str) and value.strip().isdigit():
+        value = int(value.strip())
+    if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
+        fields.add(
+            name, _("Enter a whole number from %(low)d to %(high)d.") % {"low": low, "high": high}
+        )
+        return 0
+    return int(value)
+
+
+@transaction.atomic
+def stock_receive(
+    *,
+    kind: str,
+    first: Any,
+    last: Any,
+    decks: Any,
+    received_from: str,
+    received_by: User,
+    client: str = "",
+) -> list[StockItem]:
+    """Receive the numbers `first` to `last` of a kind into stock (an inspector or a manager).
+    Refused, with nothing received, when one of them is in stock already."""
+    role_required(received_by, SUPERVISORS, "receive sabots and packs into stock")
+    fields = Fields()
+    kind = stock_kind(kind, fields)
+    first = _whole(fields, "first", first, 1, 999_999)
+    last = _whole(fields, "last", last, 1, 999_999)
+    decks = _whole(fields, "decks", decks, 1, 8)
+    received_from = fields.text("received_from", received_from, max_length=200)
+    if first and last and not first <= last <= first + RECEIVE_MOST - 1:
+        fields.add(
+            "last",
+            _("Enter a number from %(first)d to %(most)d: at most %(count)d at once.")
+            % {"first": first, "most": first + RECEIVE_MOST - 1, "count": RECEIVE_MOST},
+        )
+    fields.refuse_if_any()
+    numbers = range(first, last + 1)
+    taken = list(
+        StockItem.objects.filter(kind=kind, number__in=numbers)
+        .order_by("number")
+        .values_list("number", flat=True)[:10]
+    )
+    if taken:
+        raise StockBusyError(
+            _("Already in stock: %(numbers)s. Nothing was received.")
+            % {"numbers": ", ".join(str(n) for n in taken)},
+            numbers=taken,
+        )
+    now = timezone.now()
+    try:
+        with transaction.atomic():
+            items = StockItem.objects.bulk_create(
+                StockItem(
+                    kind=kind,
+                    number=number,
+                    decks=decks,
+                    received_at=now,
+                    received_by=received_by,
+                    received_from=received_from,
+                )
+                for number in numbers
+            )
+    except IntegrityError:
+        raise StockBusyError(
+            _("Someone received some of these numbers at the same moment; look again."),
+        ) from None
+    audit(
+        user=received_by,
+        action="stock_receive",
+        client=client,
+        kind=kind,
+        first=first,
+        last=last,
+        decks=decks,
+        received_from=received_from,
+    )
+    return items
+
+
+def _item_locked(kind: str, number: int) -> StockItem:
+    item = StockItem.objects.select_for_update().filter(kind=kind, number=number).first()
+    if item is None:
+        raise StockBusyError(
+            _("No %(kind)s number %(number)d in stock.")
+            % {"kind": StockKind(kind).label.lower(), "number": number},
+            number=number,
+        )
+    return item
+
+
+def _where(item: StockItem) -> StockAssignment | None:
+    return (
+        StockAssignment.objects.select_for_update()
+        .filter(item=item, returned_at__isnull=True)
+        .select_related("table_session__table")
+        .first()
+    )
+
+
+def _refuse_unless_free(item: StockItem) -> None:
+    if item.destroyed_at is not None:
+        raise StockBusyError(
+            _("%(item)s was destroyed.") % {"item": _label(item)}, number=item.number
+        )
+    if item.sabots.exists():
+        raise StockBusyError(
+            _("%(item)s has been used for a shoe already.") % {"item": _label(item)},
+            number=item.number,
+        )
+    held = _where(item)
+    if held is not None:
+        raise StockBusyError(
+            _("%(item)s is at table %(table)s: return it first.")
+            % {"item": _label(item), "table": held.table_session.table.number},
+            number=item.number,
+            table=held.table_session.table.number,
+        )
+
+
+def _label(item: StockItem) -> str:
+    return _("%(kind)s %(number)d") % {"kind": StockKind(item.kind).label, "number": item.number}
+
+
+@transaction.atomic
+def stock_assign(
+    *,
+    table_session: TableSession,
+    kind: str,
+    numbers: Iterable[int],
+    assigned_by: User,
+    client: str = "",
+) -> list[StockAssignment]:
+    """Assign numbered sabots or packs to an open table for its séance (an inspector or a
+    manager). Refused, with nothing assigned, when one is at a table already, used, destroyed,
+    or made for another number of decks than the table plays."""
+    role_required(assigned_by, SUPERVISORS, "assign sabots and packs to a table")
+    fields = Fields()
+    kind = stock_kind(kind, fields)
+    wanted = sorted({n for n in numbers if isinstance(n, int) and not isinstance(n, bool)})
+    if not wanted:
+        fields.add("numbers", _("Choose at least one number."))
+    fields.refuse_if_any()
+    locked = open_table_session_lock(table_session)
+    decks = locked.settings.get("decks")
+    now = timezone.now()
+    assignments: list[StockAssignment] = []
+    for number in wanted:
+        item = _item_locked(kind, number)
+        _refuse_unless_free(item)
+        if isinstance(decks, int) and item.decks != decks:
+            raise StockBusyError(
+                _("%(item)s holds %(held)d decks; this table plays with %(decks)d.")
+                % {"item": _label(item), "held": item.decks, "decks": decks},
+                number=number,
+            )
+        assignments.append(
+            StockAssignment(
+                item=item, table_session=locked, assigned_at=now, assigned_by=assigned_by
+            )
+        )
+    try:
+        with transaction.atomic():
+            StockAssignment.objects.bulk_create(assignments)
+    except IntegrityError:
+        raise StockBusyError(
+            _("Someone assigned one of these numbers at the same moment; look again."),
+        ) from None
+    audit(
+        user=assigned_by,
+        action="stock_assign",
+        table_session=locked,
+        client=client,
+        kind=kind,
+        numbers=wanted,
+    )
+    return assignments
+
+
+def _returned(assignments: Iterable[StockAssignment], by: User, now: Any) -> list[int]:
+    numbers = []
+    for assignment in assignments:
+        assignment.returned_at = now
+        assignment.returned_by = by
+        assignment.save(update_fields=["returned_at", "returned_by"])
+        numbers.append(assignment.item.number)
+    return numbers
+
+
+@transaction.atomic
+def stock_return(*, kind: str, number: int, returned_by: User, client: str = "") -> StockAssignment:
+    """Take a numbered sabot or pack back from the table it is at (an inspector or a manager)."""
+    role_required(returned_by, SUPERVISORS, "take sabots and packs back")
+    item = _item_locked(kind, number)
+    held = _where(item)
+    if held is None:
+        raise StockBusyError(
+            _("%(item)s is not at a table.") % {"item": _label(item)}, number=item.number
+        )
+    _returned([held], returned_by, timezone.now())
+    audit(
+        user=returned_by,
+        action="stock_return",
+        table_session=held.table_session,
+        client=client,
+        kind=kind,
+        number=number,
+    )
+    return held
+
+
+def stock_return_all(table_session: TableSession, returned_by: User, now: Any) -> list[int]:
+    """At the close of a séance: every number still at the table comes back (in the caller's
+    transaction, the table's row locked)."""
+    held = (
+        StockAssignment.objects.select_for_update()
+        .filter(table_session=table_session, returned_at__isnull=True)
+        .select_related("item")
+    )
+    return _returned(held, returned_by, now)
+
+
+@transaction.atomic
+def stock_destroy(
+    *, kind: str, number: int, reason: str, destroyed_by: User, client: str = ""
+) -> StockItem:
+    """Destroy a numbered sabot or pack (an inspector or a manager), with the reason; never one
+    that is at a table."""
+    role_required(destroyed_by, SUPERVISORS, "destroy sabots and packs")
+    fields = Fields()
+    reason = fields.text("reason", reason, max_length=500)
+    fields.refuse_if_any()
+    item = _item_locked(kind, number)
+    if item.destroyed_at is not None:
+        raise InvalidStateError(_("%(item)s was destroyed already.") % {"item": _label(item)})
+    held = _where(item)
+    if held is not None:
+        raise StockBusyError(
+            _("%(item)s is at table %(table)s: return it first.")
+            % {"item": _label(item), "table": held.table_session.table.number},
+            number=number,
+            table=held.table_session.table.number,
+        )
+    item.destroyed_at = timezone.now()
+    item.destroyed_by = destroyed_by
+    item.destroyed_reason = reason
+    item.save(update_fields=["destroyed_at", "destroyed_by", "destroyed_reason"])
+    audit(
+        user=destroyed_by,
+        action="stock_destroy",
+        client=client,
+        kind=kind,
+        number=number,
+        reason=reason,
+    )
+    return item
+
+
+def stock_for_new_shoe(table_session: TableSession, number: Any) -> StockItem | None:
+    """The numbered sabot or pack a new shoe is formed from (recording, in its transaction):
+    one of the numbers assigned to the table and not used yet. None when the séance has no
+    numbers assigned (a house that does not number its cards); refused when it has and the
+    number is missing or not one of them."""
+    assigned = StockAssignment.objects.filter(table_session=table_session, returned_at__isnull=True)
+    if not assigned.exists():
+        return None
+    free = sorted(assigned.filter(item__sabots__isnull=True).values_list("item__number", flat=True))
+    item = (
+        StockItem.objects.select_for_update()
+        .filter(
+            pk__in=assigned.values("item_id"),
+            number=number if isinstance(number, int) and not isinstance(number, bool) else -1,
+            sabots__isnull=True,
+        )
+        .first()
+    )
+    if item is None:
+        raise StockBusyError(
+            _("Choose the number of the new shoe among those at this table: %(numbers)s.")
+            % {"numbers": ", ".join(str(n) for n in free) or _("none left")},
+            numbers=free,
+        )
+    return item
