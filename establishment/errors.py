@@ -32,6 +32,7 @@ class ErrorCode(StrEnum):
     STAFF_ON_DUTY = "staff_on_duty"
     CLOSE_BLOCKED = "close_blocked"
     STOCK_UNAVAILABLE = "stock_unavailable"
+    CONFIRMATION_FAILED = "confirmation_failed"
     # The door (players, the exclusion list)
     PLAYER_REFUSED = "player_refused"
     INVALID_INPUT = "invalid_input"
