@@ -39,6 +39,8 @@ from typing import Any
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
+from bench.scratch import django_setup, scratch_database  # noqa: E402
+
 INVARIANT_TABLES = (
     "ledger_entry",
     "ledger_transaction",
@@ -48,14 +50,6 @@ INVARIANT_TABLES = (
     "establishment_auditentry",
 )
 SETTINGS = {"decks": 3, "chip_unit": 10, "min_bank": 100, "min_stake": 10}
-
-
-def _django(url: str) -> None:
-    os.environ["DATABASE_URL"] = url
-    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "tests.settings")
-    import django
-
-    django.setup()
 
 
 SKIPPED = frozenset({"sit", "leave", "add_standing", "end_session", "give_up_bank"})
@@ -152,7 +146,7 @@ def _record_coups(table_pk: int, user_pk: int, coups: int, latencies: list[float
 
 
 def _worker(url: str, table_pk: int, user_pk: int, coups: int, start: Any, out: Any) -> None:
-    _django(url)
+    django_setup(url)
     from django.db import connection
 
     connection.ensure_connection()
@@ -265,18 +259,10 @@ def main() -> None:
     parser.add_argument("--keep", action="store_true")
     args = parser.parse_args()
 
-    import psycopg
-
     name = f"bench_ledger_{os.getpid()}"
-    with psycopg.connect(f"{args.server}/postgres", autocommit=True) as admin:
-        admin.execute(f"CREATE DATABASE {name}")
-    url = f"{args.server}/{name}"
-    try:
-        _django(url)
-        from django.core.management import call_command
+    with scratch_database(args.server, name, keep=args.keep) as url:
         from django.db import connection
 
-        call_command("migrate", verbosity=0)
         with connection.cursor() as cursor:
             cursor.execute("SELECT current_setting('synchronous_commit')")
             sync = cursor.fetchone()
@@ -316,13 +302,6 @@ def main() -> None:
             f"one record() at that table: {cache['record_cold_ms']:.1f} ms with a cold cache, "
             f"{cache['record_warm_ms']:.1f} ms with a warm one"
         )
-    finally:
-        from django.db import connections
-
-        connections.close_all()
-        if not args.keep:
-            with psycopg.connect(f"{args.server}/postgres", autocommit=True) as admin:
-                admin.execute(f"DROP DATABASE IF EXISTS {name}")
 
 
 if __name__ == "__main__":

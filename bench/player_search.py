@@ -39,6 +39,8 @@ from typing import Any
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
+from bench.scratch import scratch_database  # noqa: E402
+
 SURNAMES = [
     "Martin",
     "Bernard",
@@ -268,14 +270,6 @@ FIRST_NAMES = [
     "Joël",
 ]
 DOCUMENTS = ("identity_card", "passport", "residence_permit", "driving_licence")
-
-
-def _django(url: str) -> None:
-    os.environ["DATABASE_URL"] = url
-    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "tests.settings")
-    import django
-
-    django.setup()
 
 
 def percentile(values: list[float], p: float) -> float:
@@ -535,21 +529,13 @@ def main() -> None:
     parser.add_argument("--keep", action="store_true")
     args = parser.parse_args()
 
-    import psycopg
-
-    name = f"bench_search_{os.getpid()}"
-    with psycopg.connect(f"{args.server}/postgres", autocommit=True) as admin:
-        admin.execute(f"CREATE DATABASE {name}")
-    try:
-        _django(f"{args.server}/{name}")
+    with scratch_database(args.server, f"bench_search_{os.getpid()}", keep=args.keep):
         from django.contrib.auth.models import Group, User
-        from django.core.management import call_command
         from django.db import connection
 
         from establishment.roles import Role
         from establishment.selectors import exclusion_search, player_search
 
-        call_command("migrate", verbosity=0)
         user = User.objects.create(username="bench-reception")
         user.groups.add(Group.objects.get(name=Role.RECEPTION))
         rng = random.Random(args.seed)
@@ -567,13 +553,6 @@ def main() -> None:
         names = [(k, t, m) for k, t, m in texts if not k.endswith("number")]
         took, empty = timed(exclusion_search, names)
         report("exclusion_search", took, empty)
-    finally:
-        from django.db import connections
-
-        connections.close_all()
-        if not args.keep:
-            with psycopg.connect(f"{args.server}/postgres", autocommit=True) as admin:
-                admin.execute(f"DROP DATABASE IF EXISTS {name}")
 
 
 if __name__ == "__main__":

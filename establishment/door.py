@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from datetime import date, datetime
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, NotRequired, TypedDict, Unpack
 
 from django.conf import settings
 from django.db import IntegrityError, transaction
@@ -80,6 +80,15 @@ class Fields:
             self.add(name, _("At most %(count)d characters.") % {"count": max_length})
         return text
 
+    def choice(self, name: str, value: Any, choices: Sequence[str]) -> str:
+        """A required field that is one of `choices` (a model's choices' values)."""
+        chosen = text_clean(value)
+        if not chosen:
+            self.add(name, _("This field is required."))
+        elif chosen not in choices:
+            self.add(name, _("Choose one of: %(choices)s.") % {"choices": ", ".join(choices)})
+        return chosen
+
     def day(self, name: str, value: Any, *, required: bool = True) -> date | None:
         if value is None or value == "":
             if required:
@@ -147,20 +156,34 @@ def _admission_verdict(
     return "admitted", "", None
 
 
-def _admission_rows(
+class Asking(TypedDict):
+    """Who asks the admission check (any member of staff), `where` ("registration", "seat",
+    "standing" or "banker"), from which `client`, at which `table` (the table session,
+    `tables.models.TableSession`, for the last three) and on which day (`today`, the door's
+    today when not given)."""
+
+    user: User
+    where: str
+    client: NotRequired[str]
+    table: NotRequired[Any]
+    today: NotRequired[date | None]
+
+
+def _admit(
     checks: Sequence[tuple[Player | None, Identity | None]],
     *,
     user: User,
     where: str,
-    client: str,
-    table: Any,
-    on: date,
-) -> bool:
+    client: str = "",
+    table: Any = None,
+    today: date | None = None,
+) -> None:
     """Check each person and write each check's audit row, in a transaction of its own that
     commits before the caller goes on: a refusal's row stands although the caller's action is
-    then refused. Whether every person was admitted."""
+    then refused. Refused if any one person is."""
     if where not in ADMISSION_PLACES:
         raise ValueError(f"where must be one of {ADMISSION_PLACES}, not {where!r}")
+    on = door_today(today)
     rows = []
     admitted = True
     for player, identity in checks:
@@ -188,7 +211,8 @@ def _admission_rows(
     # rather than letting a refusal's row be rolled back with the caller's action.
     with transaction.atomic(durable=True):
         AuditEntry.objects.bulk_create(rows)
-    return admitted
+    if not admitted:
+        raise _refused()
 
 
 def _refused() -> PlayerRefusedError:
@@ -197,70 +221,38 @@ def _refused() -> PlayerRefusedError:
 
 
 def player_admission_check(
-    *,
-    player: Player | None = None,
-    identity: Identity | None = None,
-    user: User,
-    where: str,
-    client: str = "",
-    table: Any = None,
-    today: date | None = None,
+    *, player: Player | None = None, identity: Identity | None = None, **asking: Unpack[Asking]
 ) -> None:
     """Whether a person may play (arrêté du 14 mai 2007, art. 22): refused
     (`PlayerRefusedError`, 422 `player_refused`, "This person cannot be admitted to play.")
     when under 18 or on the exclusion list in force today, matched on the folded surname and
     first names and the date of birth (`establishment.identity`).
 
-    Give the `player` or, before he is registered, his `identity`. `where` is "registration",
-    "seat", "standing" or "banker"; `table` the table session (`tables.models.TableSession`)
-    for the last three. Every check writes an audit row (`admission_check`: the player, where,
-    the result and, for a refusal, the reason code and the entry of the list), in its own
-    transaction, committed before this returns or raises: **call it before, outside, your own
-    atomic block** (inside one it raises RuntimeError, Django's durable atomic).
+    Give the `player` or, before he is registered, his `identity`, and who asks, where, … (the
+    keywords of `Asking`). Every check writes an audit row (`admission_check`: the player,
+    where, the result and, for a refusal, the reason code and the entry of the list), in its
+    own transaction, committed before this returns or raises: **call it before, outside, your
+    own atomic block** (inside one it raises RuntimeError, Django's durable atomic).
     """
     if (player is None) == (identity is None):
         raise ValueError("Give the player or his identity, one of them.")
-    role_required(user, STAFF, "check a player at the door")
+    role_required(asking["user"], STAFF, "check a player at the door")
     checked = _identity_of(player) if player is not None else identity
-    _admit([(player, checked)], user=user, where=where, client=client, table=table, today=today)
+    _admit([(player, checked)], **asking)
 
 
-def player_admission_check_codes(
-    *,
-    codes: list[str],
-    user: User,
-    where: str,
-    client: str = "",
-    table: Any = None,
-    today: date | None = None,
-) -> None:
+def player_admission_check_codes(*, codes: list[str], **asking: Unpack[Asking]) -> None:
     """`player_admission_check` for the players of these member numbers (the table names
     players by member number), in one query and one transaction of audit rows (one row per
     player): refused if any one is refused, the same words. Numbers that name no player are
     left to the caller (the table refuses them as `unknown_player`). Call it outside your own
     atomic block, as `player_admission_check`."""
-    role_required(user, STAFF, "check a player at the door")
+    role_required(asking["user"], STAFF, "check a player at the door")
     wanted = list(dict.fromkeys(codes))
     found = {p.member_number: p for p in Player.objects.filter(member_number__in=wanted)}
     pairs = [(found[code], _identity_of(found[code])) for code in wanted if code in found]
     if pairs:
-        _admit(pairs, user=user, where=where, client=client, table=table, today=today)
-
-
-def _admit(
-    pairs: Sequence[tuple[Player | None, Identity | None]],
-    *,
-    user: User,
-    where: str,
-    client: str,
-    table: Any,
-    today: date | None,
-) -> None:
-    """The check of each (player, identity), its audit rows written; refused if any one is."""
-    if not _admission_rows(
-        pairs, user=user, where=where, client=client, table=table, on=door_today(today)
-    ):
-        raise _refused()
+        _admit(pairs, **asking)
 
 
 def _member_number_next() -> str:
@@ -307,14 +299,7 @@ def player_register(
         fields.add("address", _("This field is required."))
     elif len(address) > 500:
         fields.add("address", _("At most %(count)d characters.") % {"count": 500})
-    kind = text_clean(document_type)
-    if not kind:
-        fields.add("document_type", _("This field is required."))
-    elif kind not in DocumentType.values:
-        fields.add(
-            "document_type",
-            _("Choose one of: %(choices)s.") % {"choices": ", ".join(DocumentType.values)},
-        )
+    kind = fields.choice("document_type", document_type, DocumentType.values)
     number = fields.text("document_number", document_number, max_length=64).upper()
     expiry = fields.day("document_expiry", document_expiry)
     if expiry is not None and expiry < day:
@@ -383,14 +368,7 @@ def exclusion_fields_checked(
     first_names = fields.text("first_names", first_names, max_length=150)
     born = _birth_date_checked(fields, "birth_date", birth_date, today)
     place = fields.text("birth_place", birth_place, max_length=150, required=False)
-    kind = text_clean(source)
-    if not kind:
-        fields.add("source", _("This field is required."))
-    elif kind not in ExclusionSource.values:
-        fields.add(
-            "source",
-            _("Choose one of: %(choices)s.") % {"choices": ", ".join(ExclusionSource.values)},
-        )
+    kind = fields.choice("source", source, ExclusionSource.values)
     reference = fields.text("reference", reference, max_length=64, required=False)
     start = fields.day("effective_from", effective_from, required=False) or today
     end = fields.day("until", until, required=False)
@@ -408,6 +386,13 @@ def exclusion_fields_checked(
         "effective_from": start,
         "until": end,
     }
+
+
+def _exclusion_audit(
+    entry: ExclusionEntry, user: User, action: str, client: str, **data: Any
+) -> None:
+    """The audit row of a change to the exclusion list: the entry, by its public id."""
+    audit(user=user, action=action, client=client, exclusion=str(entry.public_id), **data)
 
 
 @transaction.atomic
@@ -444,13 +429,7 @@ def exclusion_add(
     fields.refuse_if_any()
     entry = ExclusionEntry(**values, added_by=added_by, added_at=timezone.now())
     entry.save()
-    audit(
-        user=added_by,
-        action="exclusion_add",
-        client=client,
-        exclusion=str(entry.public_id),
-        source=entry.source,
-    )
+    _exclusion_audit(entry, added_by, "exclusion_add", client, source=entry.source)
     return entry
 
 
@@ -471,11 +450,5 @@ def exclusion_lift(
     locked.lifted_by = lifted_by
     locked.lift_reason = why
     locked.save(update_fields=["lifted_at", "lifted_by", "lift_reason"])
-    audit(
-        user=lifted_by,
-        action="exclusion_lift",
-        client=client,
-        exclusion=str(locked.public_id),
-        reason=why,
-    )
+    _exclusion_audit(locked, lifted_by, "exclusion_lift", client, reason=why)
     return locked

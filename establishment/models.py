@@ -97,17 +97,48 @@ def ends_after_start(end: str, start: str, name: str) -> models.CheckConstraint:
     )
 
 
+def at_least(field: str, low: int, name: str) -> models.CheckConstraint:
+    """The number `field` is `low` or more."""
+    return models.CheckConstraint(condition=Q(**{f"{field}__gte": low}), name=name)
+
+
+def one_of(field: str, choices: type[models.TextChoices], name: str) -> models.CheckConstraint:
+    """`field` holds one of the values of `choices`, whoever writes the row."""
+    return models.CheckConstraint(condition=Q(**{f"{field}__in": choices.values}), name=name)
+
+
+def not_blank(field: str, name: str) -> models.CheckConstraint:
+    """The text `field` is never empty."""
+    return models.CheckConstraint(condition=~Q(**{field: ""}), name=name)
+
+
+def one_open(
+    fields: list[str], name: str, message: StrOrPromise, *, end: str = "closed_at", **also: Any
+) -> models.UniqueConstraint:
+    """At most one row of the same `fields` still open (its `end` not set), among the rows that
+    also match `also`: a partial unique index, refused in the words of `message`."""
+    return models.UniqueConstraint(
+        fields=fields,
+        condition=Q(**{f"{end}__isnull": True}, **also),
+        name=name,
+        violation_error_message=message,
+    )
+
+
+def at_and_by_together(at: str, by: str, name: str) -> models.CheckConstraint:
+    """The moment `at` something was done and who did it `by` are set together, or neither."""
+    return models.CheckConstraint(
+        condition=Q(**{f"{at}__isnull": True, f"{by}__isnull": True})
+        | Q(**{f"{at}__isnull": False, f"{by}__isnull": False}),
+        name=name,
+    )
+
+
 def opened_and_closed(prefix: str) -> list[models.BaseConstraint]:
     """The constraints of a row opened and closed by someone (`opened_at`, `closed_at` and
     `closed_by`): closed at and by together, and never before it was opened."""
     return [
-        models.CheckConstraint(
-            condition=(
-                Q(closed_at__isnull=True, closed_by__isnull=True)
-                | Q(closed_at__isnull=False, closed_by__isnull=False)
-            ),
-            name=f"{prefix}_closed_at_and_by_together",
-        ),
+        at_and_by_together("closed_at", "closed_by", f"{prefix}_closed_at_and_by_together"),
         ends_after_start("closed_at", "opened_at", f"{prefix}_closes_after_opening"),
     ]
 
@@ -197,11 +228,7 @@ class Player(models.Model):
         ordering = ["name", "member_number"]
         verbose_name = _("player")
         verbose_name_plural = _("players")
-        constraints = [
-            models.CheckConstraint(
-                condition=~Q(member_number=""), name="casino_player_member_number_not_blank"
-            ),
-        ]
+        constraints = [not_blank("member_number", "casino_player_member_number_not_blank")]
         # The search's plain indexes (SQLite, and exact or prefix lookups on PostgreSQL); the
         # trigram indexes of the typo-tolerant search are PostgreSQL's own, made by
         # establishment/migrations/0005_search_trigrams.postgresql.sql.

@@ -55,24 +55,10 @@ def audit_entry(
     )
 
 
-def audit(
-    *,
-    user: User,
-    action: str,
-    table_session: Any = None,
-    gaming_session: GamingSession | None = None,
-    client: str = "",
-    **data: Any,
-) -> AuditEntry:
-    """One audit row, in the caller's transaction (so the change and its row stand together)."""
-    entry = audit_entry(
-        user=user,
-        action=action,
-        table_session=table_session,
-        gaming_session=gaming_session,
-        client=client,
-        **data,
-    )
+def audit(*, user: User, action: str, **fields: Any) -> AuditEntry:
+    """One audit row (what `audit_entry` takes), in the caller's transaction (so the change and
+    its row stand together)."""
+    entry = audit_entry(user=user, action=action, **fields)
     entry.save()
     return entry
 

@@ -73,6 +73,20 @@ def _locked(staff: User) -> User:
     return locked
 
 
+def _password_validated(password: str, staff: User, field: str) -> None:
+    """Refuse a password the project's validators (`AUTH_PASSWORD_VALIDATORS`) refuse, keyed by
+    the input's `field`."""
+    try:
+        validate_password(password, user=staff)
+    except ValidationError as error:
+        raise ValidationError({field: error.error_list}) from None
+
+
+def _staff_audit(by: User, action: str, client: str, staff: User, **data: Any) -> None:
+    """The audit row of a change to the account of `staff`, named by his username."""
+    audit(user=by, action=action, client=client, staff=staff.get_username(), **data)
+
+
 def _logins_end(staff: User) -> dict[str, Any]:
     """End every browser session and delete every API token of `staff`; how many of each.
 
@@ -110,18 +124,15 @@ def staff_create(
     staff: User = model(username=username, first_name=first_name, last_name=last_name)
     staff.set_unusable_password()
     staff.full_clean(exclude=["password"])
-    try:
-        validate_password(password, user=staff)
-    except ValidationError as error:
-        raise ValidationError({"password": error.error_list}) from None
+    _password_validated(password, staff, "password")
     staff.set_password(password)
     staff.save()
     _groups_set(staff, wanted)
-    audit(
-        user=created_by,
-        action="staff_create",
-        client=client,
-        staff=staff.get_username(),
+    _staff_audit(
+        created_by,
+        "staff_create",
+        client,
+        staff,
         first_name=staff.first_name,
         last_name=staff.last_name,
         roles=wanted,
@@ -146,14 +157,7 @@ def staff_roles_set(
     if old == wanted:
         return wanted
     _groups_set(locked, wanted)
-    audit(
-        user=set_by,
-        action="staff_roles_set",
-        client=client,
-        staff=locked.get_username(),
-        old=old,
-        new=wanted,
-    )
+    _staff_audit(set_by, "staff_roles_set", client, locked, old=old, new=wanted)
     return wanted
 
 
@@ -171,14 +175,7 @@ def staff_deactivate(*, staff: User, deactivated_by: User, client: str = "") -> 
         )
     locked.is_active = False
     locked.save(update_fields=["is_active"])
-    ended = _logins_end(locked)
-    audit(
-        user=deactivated_by,
-        action="staff_deactivate",
-        client=client,
-        staff=locked.get_username(),
-        **ended,
-    )
+    _staff_audit(deactivated_by, "staff_deactivate", client, locked, **_logins_end(locked))
     return locked
 
 
@@ -193,12 +190,7 @@ def staff_reactivate(*, staff: User, reactivated_by: User, client: str = "") -> 
         )
     locked.is_active = True
     locked.save(update_fields=["is_active"])
-    audit(
-        user=reactivated_by,
-        action="staff_reactivate",
-        client=client,
-        staff=locked.get_username(),
-    )
+    _staff_audit(reactivated_by, "staff_reactivate", client, locked)
     return locked
 
 
@@ -211,20 +203,10 @@ def staff_password_reset(*, staff: User, password: str, reset_by: User, client: 
     locked = _locked(staff)
     if locked.pk == reset_by.pk:
         raise PermissionDeniedError(_("Change your own password from “Change my password”."))
-    try:
-        validate_password(password, user=locked)
-    except ValidationError as error:
-        raise ValidationError({"password": error.error_list}) from None
+    _password_validated(password, locked, "password")
     locked.set_password(password)
     locked.save(update_fields=["password"])
-    ended = _logins_end(locked)
-    audit(
-        user=reset_by,
-        action="staff_password_reset",
-        client=client,
-        staff=locked.get_username(),
-        **ended,
-    )
+    _staff_audit(reset_by, "staff_password_reset", client, locked, **_logins_end(locked))
     return locked
 
 
@@ -240,12 +222,9 @@ def password_change(*, user: User, old_password: str, new_password: str, client:
             {"old_password": _("Your old password was entered incorrectly.")},
             code="password_incorrect",
         )
-    try:
-        validate_password(new_password, user=locked)
-    except ValidationError as error:
-        raise ValidationError({"new_password": error.error_list}) from None
+    _password_validated(new_password, locked, "new_password")
     locked.set_password(new_password)
     locked.save(update_fields=["password"])
     user.password = locked.password  # the caller's object, for its session hash
-    audit(user=locked, action="password_change", client=client, staff=locked.get_username())
+    _staff_audit(locked, "password_change", client, locked)
     return locked

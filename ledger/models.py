@@ -23,6 +23,8 @@ from establishment.models import (
     AppendOnlyModel,
     GamingSession,
     Player,
+    not_blank,
+    one_of,
     protected_fk,
     staff_member,
 )
@@ -199,9 +201,7 @@ class Transaction(LedgerRow):
             ("approve_reversal", "Can approve a reversal (second person)"),
         ]
         constraints = [
-            models.CheckConstraint(
-                condition=~Q(idempotency_key=""), name="ledger_transaction_key_not_blank"
-            ),
+            not_blank("idempotency_key", "ledger_transaction_key_not_blank"),
             models.CheckConstraint(
                 condition=Q(reverses__isnull=True) | ~Q(reverses=models.F("pk")),
                 name="ledger_transaction_not_self_reversal",
@@ -239,9 +239,7 @@ class Entry(LedgerRow):
         verbose_name_plural = _("entries")
         constraints = [
             models.CheckConstraint(condition=Q(amount__gt=0), name="ledger_entry_amount_positive"),
-            models.CheckConstraint(
-                condition=Q(side__in=Side.values), name="ledger_entry_side_valid"
-            ),
+            one_of("side", Side, "ledger_entry_side_valid"),
         ]
         indexes = [
             models.Index(fields=["account", "side"], name="ledger_entry_account_side"),

@@ -29,17 +29,22 @@ class LedgerError(DomainError):
 
 
 class UnbalancedTransactionError(LedgerError):
-    code = ErrorCode.LEDGER_UNBALANCED
+    """The debits' total is not the credits' total (invariant 1): LedgerError's own code."""
 
 
-class IdempotencyConflictError(LedgerError):
+class LedgerConflictError(LedgerError):
+    """A request at odds with what the books already hold: a conflict (409), as a stale screen
+    is, rather than a transaction the books refuse."""
+
+    http_status = 409
+
+
+class IdempotencyConflictError(LedgerConflictError):
     code = ErrorCode.LEDGER_IDEMPOTENCY_CONFLICT
-    http_status = 409
 
 
-class AlreadyReversedError(LedgerError):
+class AlreadyReversedError(LedgerConflictError):
     code = ErrorCode.LEDGER_ALREADY_REVERSED
-    http_status = 409
 
 
 @dataclass(frozen=True, slots=True)

@@ -13,7 +13,14 @@ from django.db import models
 from django.db.models import Q
 from django.utils.translation import gettext_lazy as _
 
-from establishment.models import AppendOnlyModel, GamingSession, protected_fk, staff_member
+from establishment.models import (
+    AppendOnlyModel,
+    GamingSession,
+    at_least,
+    one_of,
+    protected_fk,
+    staff_member,
+)
 from tables.models import Table, TableSession
 
 
@@ -64,9 +71,7 @@ class SettlementReport(models.Model):
         verbose_name = _("settlement report")
         verbose_name_plural = _("settlement reports")
         constraints = [
-            models.CheckConstraint(
-                condition=Q(status__in=ReportStatus.values), name="reports_report_status_valid"
-            ),
+            one_of("status", ReportStatus, "reports_report_status_valid"),
             models.CheckConstraint(
                 condition=~Q(status=ReportStatus.READY)
                 | (
@@ -129,9 +134,7 @@ class CountedCagnotte(AppendOnlyModel):
                 name="reports_countedcagnotte_once_per_table",
                 violation_error_message=_("This table's cagnotte has already been counted."),
             ),
-            models.CheckConstraint(
-                condition=Q(counted_chips__gte=0), name="reports_countedcagnotte_not_negative"
-            ),
+            at_least("counted_chips", 0, "reports_countedcagnotte_not_negative"),
             models.CheckConstraint(
                 condition=~Q(witness=models.F("counted_by")),
                 name="reports_countedcagnotte_witness_is_another_person",

@@ -18,7 +18,12 @@ from establishment.models import (
     AppendOnlyModel,
     GamingSession,
     Player,
+    at_and_by_together,
+    at_least,
     ends_after_start,
+    not_blank,
+    one_of,
+    one_open,
     opened_and_closed,
     protected_fk,
     staff_member,
@@ -40,6 +45,13 @@ Game: Any = models.TextChoices(  # type: ignore[call-overload]
 
 class ImmutableFieldError(ValidationError):
     """A field that must never change was changed."""
+
+
+def unique_in_table_session(model: str, field: str) -> models.UniqueConstraint:
+    """`field` never repeats within a table session: `tables_<model>_<field>_unique`."""
+    return models.UniqueConstraint(
+        fields=["table_session", field], name=f"tables_{model}_{field}_unique"
+    )
 
 
 class Table(models.Model):
@@ -79,14 +91,12 @@ class Table(models.Model):
                 name="tables_table_number_unique_in_service",
                 violation_error_message=_("Another table in service has this number."),
             ),
-            models.CheckConstraint(condition=Q(number__gte=1), name="tables_table_number_positive"),
+            at_least("number", 1, "tables_table_number_positive"),
             models.CheckConstraint(
                 condition=Q(seat_count__gte=1, seat_count__lte=MAX_SEAT_COUNT),
                 name="tables_table_seat_count_range",
             ),
-            models.CheckConstraint(
-                condition=Q(game__in=Game.values), name="tables_table_game_valid"
-            ),
+            one_of("game", Game, "tables_table_game_valid"),
         ]
 
     def __str__(self) -> str:
@@ -162,11 +172,10 @@ class TableSession(models.Model):
             ("supervise_tablesession", "Can supervise a table session and approve corrections"),
         ]
         constraints = [
-            models.UniqueConstraint(
-                fields=["table"],
-                condition=Q(closed_at__isnull=True),
-                name="tables_tablesession_one_open_per_table",
-                violation_error_message=_("This table is already open."),
+            one_open(
+                ["table"],
+                "tables_tablesession_one_open_per_table",
+                _("This table is already open."),
             ),
             *opened_and_closed("tables_tablesession"),
         ]
@@ -193,21 +202,19 @@ class SeatOccupancy(models.Model):
         verbose_name = _("seat occupancy")
         verbose_name_plural = _("seat occupancies")
         constraints = [
-            models.UniqueConstraint(
-                fields=["table_session", "seat_number"],
-                condition=Q(left_at__isnull=True),
-                name="tables_seatoccupancy_one_player_per_seat",
-                violation_error_message=_("This seat is taken."),
+            one_open(
+                ["table_session", "seat_number"],
+                "tables_seatoccupancy_one_player_per_seat",
+                _("This seat is taken."),
+                end="left_at",
             ),
-            models.UniqueConstraint(
-                fields=["table_session", "player"],
-                condition=Q(left_at__isnull=True),
-                name="tables_seatoccupancy_one_seat_per_player",
-                violation_error_message=_("This player is already seated at this table."),
+            one_open(
+                ["table_session", "player"],
+                "tables_seatoccupancy_one_seat_per_player",
+                _("This player is already seated at this table."),
+                end="left_at",
             ),
-            models.CheckConstraint(
-                condition=Q(seat_number__gte=1), name="tables_seatoccupancy_seat_positive"
-            ),
+            at_least("seat_number", 1, "tables_seatoccupancy_seat_positive"),
             ends_after_start("left_at", "sat_at", "tables_seatoccupancy_leaves_after_sitting"),
         ]
 
@@ -252,29 +259,28 @@ class CroupierAssignment(models.Model):
         verbose_name_plural = _("duty periods")
         constraints = [
             # Art. 58: one croupier and one changeur per table at a time.
-            models.UniqueConstraint(
-                fields=["table_session"],
-                condition=Q(role="croupier", released_at__isnull=True),
-                name="tables_croupierassignment_one_croupier_at_a_time",
-                violation_error_message=_("This table already has a croupier on duty."),
+            one_open(
+                ["table_session"],
+                "tables_croupierassignment_one_croupier_at_a_time",
+                _("This table already has a croupier on duty."),
+                end="released_at",
+                role="croupier",
             ),
-            models.UniqueConstraint(
-                fields=["table_session"],
-                condition=Q(role="changeur", released_at__isnull=True),
-                name="tables_croupierassignment_one_changeur_at_a_time",
-                violation_error_message=_("This table already has a changeur on duty."),
+            one_open(
+                ["table_session"],
+                "tables_croupierassignment_one_changeur_at_a_time",
+                _("This table already has a changeur on duty."),
+                end="released_at",
+                role="changeur",
             ),
             # A person is on duty at one table at a time, in one role.
-            models.UniqueConstraint(
-                fields=["staff"],
-                condition=Q(released_at__isnull=True),
-                name="tables_croupierassignment_one_duty_per_person",
-                violation_error_message=_("This person is already on duty at a table."),
+            one_open(
+                ["staff"],
+                "tables_croupierassignment_one_duty_per_person",
+                _("This person is already on duty at a table."),
+                end="released_at",
             ),
-            models.CheckConstraint(
-                condition=Q(role__in=AssignmentRole.values),
-                name="tables_croupierassignment_role_valid",
-            ),
+            one_of("role", AssignmentRole, "tables_croupierassignment_role_valid"),
             ends_after_start(
                 "released_at", "assigned_at", "tables_croupierassignment_released_after_assigned"
             ),
@@ -316,16 +322,10 @@ class StockItem(models.Model):
             models.UniqueConstraint(
                 fields=["kind", "number"], name="tables_stockitem_number_unique"
             ),
-            models.CheckConstraint(
-                condition=Q(number__gte=1), name="tables_stockitem_number_positive"
-            ),
-            models.CheckConstraint(
-                condition=Q(decks__gte=1), name="tables_stockitem_decks_positive"
-            ),
-            models.CheckConstraint(
-                condition=Q(destroyed_at__isnull=True, destroyed_by__isnull=True)
-                | Q(destroyed_at__isnull=False, destroyed_by__isnull=False),
-                name="tables_stockitem_destroyed_at_and_by_together",
+            at_least("number", 1, "tables_stockitem_number_positive"),
+            at_least("decks", 1, "tables_stockitem_decks_positive"),
+            at_and_by_together(
+                "destroyed_at", "destroyed_by", "tables_stockitem_destroyed_at_and_by_together"
             ),
         ]
 
@@ -349,16 +349,14 @@ class StockAssignment(models.Model):
         verbose_name = _("assignment of a numbered sabot or pack")
         verbose_name_plural = _("assignments of numbered sabots and packs")
         constraints = [
-            models.UniqueConstraint(
-                fields=["item"],
-                condition=Q(returned_at__isnull=True),
-                name="tables_stockassignment_one_table_at_a_time",
-                violation_error_message=_("This number is already at a table."),
+            one_open(
+                ["item"],
+                "tables_stockassignment_one_table_at_a_time",
+                _("This number is already at a table."),
+                end="returned_at",
             ),
-            models.CheckConstraint(
-                condition=Q(returned_at__isnull=True, returned_by__isnull=True)
-                | Q(returned_at__isnull=False, returned_by__isnull=False),
-                name="tables_stockassignment_returned_at_and_by_together",
+            at_and_by_together(
+                "returned_at", "returned_by", "tables_stockassignment_returned_at_and_by_together"
             ),
             ends_after_start(
                 "returned_at", "assigned_at", "tables_stockassignment_returned_after_assigned"
@@ -394,14 +392,11 @@ class Sabot(models.Model):
         verbose_name = _("sabot")
         verbose_name_plural = _("sabots")
         constraints = [
-            models.UniqueConstraint(
-                fields=["table_session", "number"], name="tables_sabot_number_unique"
-            ),
-            models.UniqueConstraint(
-                fields=["table_session"],
-                condition=Q(closed_at__isnull=True),
-                name="tables_sabot_one_open_per_table_session",
-                violation_error_message=_("A sabot is already in play at this table."),
+            unique_in_table_session("sabot", "number"),
+            one_open(
+                ["table_session"],
+                "tables_sabot_one_open_per_table_session",
+                _("A sabot is already in play at this table."),
             ),
             models.UniqueConstraint(
                 fields=["stock_item"],
@@ -409,8 +404,8 @@ class Sabot(models.Model):
                 name="tables_sabot_stock_item_used_once",
                 violation_error_message=_("This numbered sabot or pack has been used already."),
             ),
-            models.CheckConstraint(condition=Q(number__gte=1), name="tables_sabot_number_positive"),
-            models.CheckConstraint(condition=Q(decks__gte=1), name="tables_sabot_decks_positive"),
+            at_least("number", 1, "tables_sabot_number_positive"),
+            at_least("decks", 1, "tables_sabot_decks_positive"),
             ends_after_start("closed_at", "opened_at", "tables_sabot_closes_after_opening"),
         ]
 
@@ -481,20 +476,11 @@ class TableEvent(HistoryRow):
         verbose_name = _("table event")
         verbose_name_plural = _("table events")
         constraints = [
-            models.UniqueConstraint(
-                fields=["table_session", "seq"], name="tables_tableevent_seq_unique"
-            ),
-            models.UniqueConstraint(
-                fields=["table_session", "idempotency_key"],
-                name="tables_tableevent_idempotency_key_unique",
-            ),
-            models.CheckConstraint(condition=Q(seq__gte=1), name="tables_tableevent_seq_positive"),
-            models.CheckConstraint(
-                condition=Q(kind__in=EventKind.values), name="tables_tableevent_kind_valid"
-            ),
-            models.CheckConstraint(
-                condition=~Q(idempotency_key=""), name="tables_tableevent_key_not_blank"
-            ),
+            unique_in_table_session("tableevent", "seq"),
+            unique_in_table_session("tableevent", "idempotency_key"),
+            at_least("seq", 1, "tables_tableevent_seq_positive"),
+            one_of("kind", EventKind, "tables_tableevent_kind_valid"),
+            not_blank("idempotency_key", "tables_tableevent_key_not_blank"),
         ]
 
     def __str__(self) -> str:
@@ -527,12 +513,8 @@ class Coup(HistoryRow):
         verbose_name = _("coup")
         verbose_name_plural = _("coups")
         constraints = [
-            models.UniqueConstraint(
-                fields=["table_session", "settled_seq"], name="tables_coup_settled_seq_unique"
-            ),
-            models.CheckConstraint(
-                condition=Q(cagnotte_chips__gte=0), name="tables_coup_cagnotte_not_negative"
-            ),
+            unique_in_table_session("coup", "settled_seq"),
+            at_least("cagnotte_chips", 0, "tables_coup_cagnotte_not_negative"),
         ]
 
     def __str__(self) -> str:
@@ -558,11 +540,7 @@ class BankTenure(HistoryRow):
         ordering = ["table_session", "seq"]
         verbose_name = _("bank tenure")
         verbose_name_plural = _("bank tenures")
-        constraints = [
-            models.UniqueConstraint(
-                fields=["table_session", "seq"], name="tables_banktenure_seq_unique"
-            ),
-        ]
+        constraints = [unique_in_table_session("banktenure", "seq")]
 
     def __str__(self) -> str:
         return f"{self.player or _('vacant')} from coup {self.first_coup_number}"
@@ -581,9 +559,7 @@ class VoidRequest(HistoryRow):
         ordering = ["requested_at", "pk"]
         verbose_name = _("void request")
         verbose_name_plural = _("void requests")
-        constraints = [
-            models.CheckConstraint(condition=~Q(reason=""), name="tables_voidrequest_reason"),
-        ]
+        constraints = [not_blank("reason", "tables_voidrequest_reason")]
 
     def __str__(self) -> str:
         return f"Void of {self.coup} requested by {self.requested_by}"

@@ -20,9 +20,9 @@ from django.utils.translation import gettext as _
 
 from establishment.errors import InvalidStateError
 from establishment.roles import TABLE_CONFIGURERS
-from establishment.services import audit
 from establishment.staff import role_required
 from tables.models import Table
+from tables.services.tables import table_audit
 
 if TYPE_CHECKING:
     from django.contrib.auth.models import User
@@ -81,12 +81,11 @@ def table_update(
     if not changed:
         return locked
     locked.save(update_fields=changed)
-    audit(
-        user=updated_by,
-        action="table_update",
-        client=client,
-        table=locked.number,
-        game=locked.game,
+    table_audit(
+        locked,
+        updated_by,
+        "table_update",
+        client,
         old={field: _plain(old[field]) for field in changed},
         new={field: _plain(new[field]) for field in changed},
     )

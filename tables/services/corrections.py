@@ -147,6 +147,20 @@ def _may_request_void(user: User, table_session: TableSession) -> None:
         )
 
 
+def _void_audit(
+    coup: Coup, table_session: TableSession, user: User, action: str, client: str, **data: Any
+) -> None:
+    """The audit row of a void's request or decision, which names the coup by its number."""
+    audit(
+        user=user,
+        action=action,
+        table_session=table_session,
+        client=client,
+        coup=coup.number,
+        **data,
+    )
+
+
 @transaction.atomic(durable=True)
 def void_request(*, coup: Coup, user: User, reason: str, client: str = "") -> VoidRequest:
     """Ask for a settled coup to be voided; an inspector other than the requester decides."""
@@ -165,14 +179,8 @@ def void_request(*, coup: Coup, user: User, reason: str, client: str = "") -> Vo
     request = VoidRequest.objects.create(
         coup=coup, requested_by=user, requested_at=timezone.now(), reason=cleaned
     )
-    audit(
-        user=user,
-        action="void_request",
-        table_session=locked,
-        client=client,
-        coup=coup.number,
-        coup_id=str(coup.public_id),
-        reason=cleaned,
+    _void_audit(
+        coup, locked, user, "void_request", client, coup_id=str(coup.public_id), reason=cleaned
     )
     return request
 
@@ -188,12 +196,7 @@ def _last_live_coup(table_session: TableSession) -> Coup | None:
 
 @transaction.atomic(durable=True)
 def void_decide(
-    *,
-    request: VoidRequest,
-    user: User,
-    approve: bool,
-    note: str = "",
-    client: str = "",
+    *, request: VoidRequest, user: User, approve: bool, note: str = "", client: str = ""
 ) -> VoidDecision:
     """Approve or refuse a void request. Approval reverses the coup's transactions."""
     if not has_role(user, Role.INSPECTOR):
@@ -212,14 +215,7 @@ def void_decide(
         decision = VoidDecision.objects.create(
             request=request, decided_by=user, decided_at=now, approved=False, note=note.strip()
         )
-        audit(
-            user=user,
-            action="void_refused",
-            table_session=locked,
-            client=client,
-            coup=coup.number,
-            note=note.strip(),
-        )
+        _void_audit(coup, locked, user, "void_refused", client, note=note.strip())
         return decision
     if locked.closed_at is not None:
         raise DomainError("This table is closed.", code=ErrorCode.TABLE_CLOSED)
@@ -263,12 +259,12 @@ def void_decide(
         note=note.strip(),
         event=event,
     )
-    audit(
-        user=user,
-        action="void_approved",
-        table_session=locked,
-        client=client,
-        coup=coup.number,
+    _void_audit(
+        coup,
+        locked,
+        user,
+        "void_approved",
+        client,
         requested_by=request.requested_by.get_username(),
         reason=request.reason,
         set_aside=aside,

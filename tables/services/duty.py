@@ -17,7 +17,7 @@ from django.db import IntegrityError, transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from establishment.errors import DomainError, ErrorCode, InvalidStateError
+from establishment.errors import DomainError, ErrorCode, InvalidStateError, PermissionDeniedError
 from establishment.roles import SUPERVISORS, Role
 from establishment.services import audit
 from establishment.staff import role_required
@@ -25,22 +25,23 @@ from tables.models import AssignmentRole, CroupierAssignment, TableSession
 from tables.services.tables import open_table_session_lock
 
 if TYPE_CHECKING:
+    from datetime import datetime
+
     from django.contrib.auth.models import User
 
 # The staff group whose members may hold each duty.
 DUTY_GROUP = {AssignmentRole.CROUPIER: Role.CROUPIER, AssignmentRole.CHANGEUR: Role.CHANGEUR}
 
 
-class StaffRoleError(DomainError):
-    code = ErrorCode.PERMISSION_DENIED
-    http_status = 403
+class StaffRoleError(PermissionDeniedError):
+    """The person is not of the duty's role on the staff, or is inactive."""
 
 
 class StaffBusyError(DomainError):
-    """The person is on duty at another table (or already here): relieve him there first."""
+    """The person is on duty at another table (or already here): relieve him there first (a
+    conflict, DomainError's 409)."""
 
     code = ErrorCode.STAFF_ON_DUTY
-    http_status = 409
 
 
 def _duty_role(role: str) -> AssignmentRole:
@@ -50,6 +51,40 @@ def _duty_role(role: str) -> AssignmentRole:
         raise InvalidStateError(
             _("No such duty: %(role)s. Expected croupier or changeur.") % {"role": role}
         ) from None
+
+
+def _on_duty_locked(table_session: TableSession, duty: AssignmentRole) -> CroupierAssignment | None:
+    """The open duty period of `duty` at the table session, locked, with its staff member."""
+    return (
+        CroupierAssignment.objects.select_for_update()
+        .filter(table_session=table_session, role=duty, released_at__isnull=True)
+        .select_related("staff")
+        .first()
+    )
+
+
+def _duty_begin(
+    table_session: TableSession, staff: User, duty: AssignmentRole, by: User, at: datetime
+) -> CroupierAssignment:
+    """Begin a duty period: `staff` on duty as `duty`, from `at`, put there by `by`."""
+    try:
+        with transaction.atomic():
+            return CroupierAssignment.objects.create(
+                table_session=table_session, staff=staff, role=duty, assigned_at=at, assigned_by=by
+            )
+    except IntegrityError:
+        # Another screen put someone on duty in the same instant: nothing of this one is kept.
+        raise StaffBusyError(
+            _("Someone else changed this duty at the same moment; look again and retry."),
+            staff=staff.get_username(),
+        ) from None
+
+
+def _duty_end(assignment: CroupierAssignment, by: User, at: datetime) -> None:
+    """End a duty period, once: until when, and who ended it."""
+    assignment.released_at = at
+    assignment.released_by = by
+    assignment.save(update_fields=["released_at", "released_by"])
 
 
 @transaction.atomic
@@ -91,31 +126,10 @@ def staff_assign(
             table=elsewhere.table_session.table.number,
         )
     now = timezone.now()
-    outgoing = (
-        CroupierAssignment.objects.select_for_update()
-        .filter(table_session=locked, role=duty, released_at__isnull=True)
-        .select_related("staff")
-        .first()
-    )
+    outgoing = _on_duty_locked(locked, duty)
     if outgoing is not None:
-        outgoing.released_at = now
-        outgoing.released_by = assigned_by
-        outgoing.save(update_fields=["released_at", "released_by"])
-    try:
-        with transaction.atomic():
-            assignment = CroupierAssignment.objects.create(
-                table_session=locked,
-                staff=staff,
-                role=duty,
-                assigned_at=now,
-                assigned_by=assigned_by,
-            )
-    except IntegrityError:
-        # Another screen put someone on duty in the same instant: nothing of this one is kept.
-        raise StaffBusyError(
-            _("Someone else changed this duty at the same moment; look again and retry."),
-            staff=staff.get_username(),
-        ) from None
+        _duty_end(outgoing, assigned_by, now)
+    assignment = _duty_begin(locked, staff, duty, assigned_by, now)
     audit(
         user=assigned_by,
         action="staff_assign",
@@ -141,19 +155,12 @@ def staff_release(
     role_required(released_by, SUPERVISORS, "release staff from duty")
     duty = _duty_role(str(role))
     locked = open_table_session_lock(table_session)
-    current = (
-        CroupierAssignment.objects.select_for_update()
-        .filter(table_session=locked, role=duty, released_at__isnull=True)
-        .select_related("staff")
-        .first()
-    )
+    current = _on_duty_locked(locked, duty)
     if current is None:
         raise InvalidStateError(
             _("Nobody is on duty as %(role)s at this table.") % {"role": AssignmentRole(duty).label}
         )
-    current.released_at = timezone.now()
-    current.released_by = released_by
-    current.save(update_fields=["released_at", "released_by"])
+    _duty_end(current, released_by, timezone.now())
     audit(
         user=released_by,
         action="staff_release",

@@ -258,12 +258,7 @@ def gaming_session_close(
     session.closed_at = timezone.now()
     session.closed_by = user
     session.save(update_fields=["closed_at", "closed_by"])
-    audit(
-        user=user,
-        action="gaming_session_close",
-        client=client,
-        gaming_session=session,
-    )
+    audit(user=user, action="gaming_session_close", client=client, gaming_session=session)
     # The night's settlement report (ledger.settle_session), sent once this close commits. Looked
     # up by name: a service does not import an adapter (pyproject's import contracts).
     current_app.loader.import_default_modules()

@@ -33,6 +33,12 @@ if TYPE_CHECKING:
     from django.contrib.auth.models import User
 
 
+def table_audit(table: Table, user: User, action: str, client: str, **data: Any) -> None:
+    """The audit row of a change to a table or at it, which names the table by its number and
+    game."""
+    audit(user=user, action=action, client=client, table=table.number, game=table.game, **data)
+
+
 @transaction.atomic
 def table_create(
     *,
@@ -58,12 +64,11 @@ def table_create(
     )
     table.full_clean()
     table.save()
-    audit(
-        user=created_by,
-        action="table_create",
-        client=client,
-        table=table.number,
-        game=table.game,
+    table_audit(
+        table,
+        created_by,
+        "table_create",
+        client,
         settings=table.settings,
         seat_count=table.seat_count,
         name=table.name,
@@ -138,13 +143,12 @@ def table_session_open(
                 at=opened.opened_at,
             )
             seats_sync(opened, state, opened.opened_at)
-        audit(
-            user=opened_by,
-            action="table_open",
+        table_audit(
+            locked,
+            opened_by,
+            "table_open",
+            client,
             table_session=opened,
-            client=client,
-            table=locked.number,
-            game=locked.game,
             seats=opening["seats"],
             standing=opening["standing"],
         )

@@ -14,11 +14,11 @@ from datetime import date
 from pathlib import Path
 from typing import Any
 
-from django.conf import settings
 from django.contrib.auth.models import Group, User
-from django.core.management.base import BaseCommand, CommandError, CommandParser
+from django.core.management.base import CommandError
 from django.urls import reverse
 
+from establishment.demo import DemoCommand
 from establishment.models import GamingSession, Player
 from establishment.roles import Role
 from establishment.services import gaming_session_open
@@ -55,19 +55,11 @@ def _user(username: str, role: Role) -> User:
     return user
 
 
-class Command(BaseCommand):
+class Command(DemoCommand):
     help = "Record, close and settle a demo gaming session (never on a production database)."
+    refusal = "demo_settlement writes demo data: run it with DJANGO_DEBUG=true."
 
-    def add_arguments(self, parser: CommandParser) -> None:
-        parser.add_argument(
-            "--allow-without-debug",
-            action="store_true",
-            help="Run even when DEBUG is off (tests).",
-        )
-
-    def handle(self, *args: Any, **options: Any) -> None:
-        if not settings.DEBUG and not options["allow_without_debug"]:
-            raise CommandError("demo_settlement writes demo data: run it with DJANGO_DEBUG=true.")
+    def demo(self) -> None:
         data = json.loads(DATA.read_text(encoding="utf-8"))
         first = data["tables"][0]["number"]
         done = TableSession.objects.filter(table__number=first).select_related("gaming_session")

@@ -10,13 +10,11 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from datetime import date
-from typing import Any
 
-from django.conf import settings
 from django.contrib.auth.models import Group, User
-from django.core.management.base import BaseCommand, CommandError, CommandParser
 from django.utils import timezone
 
+from establishment.demo import DemoCommand
 from establishment.door import exclusion_add
 from establishment.models import ExclusionEntry, GamingSession, Player
 from establishment.roles import Role
@@ -148,21 +146,12 @@ def _staff(username: str, role: Role, *, is_staff: bool) -> tuple[User, str]:
     return user, password
 
 
-class Command(BaseCommand):
+class Command(DemoCommand):
     help = "Load idempotent demo data (never on a production database)."
+    allow_help = "Run even when DEBUG is off (tests). Demo accounts have known passwords."
+    refusal = "demo_data creates accounts with known passwords: run it with DJANGO_DEBUG=true."
 
-    def add_arguments(self, parser: CommandParser) -> None:
-        parser.add_argument(
-            "--allow-without-debug",
-            action="store_true",
-            help="Run even when DEBUG is off (tests). Demo accounts have known passwords.",
-        )
-
-    def handle(self, *args: Any, **options: Any) -> None:
-        if not settings.DEBUG and not options["allow_without_debug"]:
-            raise CommandError(
-                "demo_data creates accounts with known passwords: run it with DJANGO_DEBUG=true."
-            )
+    def demo(self) -> None:
         logins = self._load()
         self.stdout.write(self.style.SUCCESS("Demo data loaded. Logins (username / password):"))
         for role, username, password in logins:
