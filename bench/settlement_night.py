@@ -17,6 +17,7 @@ from django.contrib.auth.models import User
 from django.db import connection, transaction
 from django.utils import timezone
 
+from establishment.house import house_journee_of, house_settings_current
 from establishment.models import GamingSession, Player
 from ledger.models import Account, AccountKind, Entry, Side, Transaction
 from tables.engine import Action, Seating, game_get, step
@@ -260,6 +261,7 @@ def make_session(
     started = time.perf_counter()
     opened = timezone.now() - timedelta(hours=12)
     session = GamingSession.objects.create(opened_at=opened, opened_by=user)
+    house = house_settings_current()
     per_table = [coups // tables + (1 if i < coups % tables else 0) for i in range(tables)]
     for index, count in enumerate(per_table):
         number = first_table + index
@@ -274,6 +276,8 @@ def make_session(
             seat_count=6,
             opened_at=opened,
             opened_by=user,
+            house_settings=house,
+            journee=house_journee_of(opened, house),
         )
         codes = [f"{label}-{number}-{seat}" for seat in range(1, 7)]
         Player.objects.bulk_create(Player(name=f"Player {c}", member_number=c) for c in codes)

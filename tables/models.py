@@ -17,6 +17,7 @@ from django.utils.translation import gettext_lazy as _
 from establishment.models import (
     AppendOnlyModel,
     GamingSession,
+    HouseSettings,
     Player,
     at_and_by_together,
     at_least,
@@ -162,6 +163,11 @@ class TableSession(models.Model):
     close_forced = models.BooleanField(_("closed by force"), default=False)
     close_reason = models.TextField(_("reason for the forced close"), blank=True, default="")
     close_left = models.JSONField(_("left at the forced close"), default=list, blank=True)
+    # The house's settings in force when it opened (currency, value of a chip, the journée's
+    # hour and zone, the levy's tie rule) and the journée it belongs to, even when it ends after
+    # midnight (docs/registers.md, "Common to every register").
+    house_settings = protected_fk(HouseSettings, "table_sessions", _("house settings"))
+    journee = models.DateField(_("journée"), editable=False)
 
     class Meta:
         ordering = ["-opened_at", "table__number"]

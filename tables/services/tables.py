@@ -16,6 +16,7 @@ from django.utils import timezone
 
 from establishment.door import player_admission_check_codes
 from establishment.errors import InvalidStateError
+from establishment.house import house_journee_of, house_settings_current
 from establishment.models import GamingSession
 from establishment.roles import SUPERVISORS, TABLE_CONFIGURERS
 from establishment.services import audit
@@ -107,14 +108,18 @@ def table_session_open(
         if locked.sessions.filter(closed_at__isnull=True).exists():
             raise InvalidStateError("This table is already open.")
         locked.full_clean()  # settings still valid under the current rules
+        now = timezone.now()
+        house = house_settings_current()
         opened = TableSession.objects.create(
             table=locked,
             gaming_session=gaming_session,
             game=locked.game,
             settings=locked.settings,
             seat_count=locked.seat_count,
-            opened_at=timezone.now(),
+            opened_at=now,
             opened_by=opened_by,
+            house_settings=house,
+            journee=house_journee_of(now, house),
         )
         seat_map = {str(seat): code for seat, code in sorted((seats or {}).items())}
         opening: dict[str, Any] = {"seats": seat_map, "standing": list(standing)}

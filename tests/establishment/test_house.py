@@ -188,3 +188,22 @@ def test_a_version_is_never_changed_nor_deleted_even_behind_the_model() -> None:
         models.QuerySet.update(HouseSettings.objects.all(), cents_per_chip=2)
     with pytest.raises(IntegrityError), transaction.atomic():
         models.QuerySet.delete(HouseSettings.objects.all())
+
+
+@pytest.mark.django_db
+def test_a_seance_keeps_the_settings_and_the_journee_it_opened_with(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    from django.utils import timezone
+
+    from tests.concurrency.kit import cf_table, floor_open
+
+    floor = floor_open()
+    # 01:30 in Paris on 2 December: the séance belongs to the journée of 1 December.
+    monkeypatch.setattr(timezone, "now", lambda: utc(2026, 12, 2, 0, 30))
+    seance = cf_table(floor)
+    first = house_settings_current()
+    assert (seance.journee, seance.house_settings) == (date(2026, 12, 1), first)
+    house_settings_change(changed_by=floor.manager, reason="tickets", levy_record="tickets")
+    seance.refresh_from_db()
+    assert seance.house_settings == first  # a change applies to séances opened after it
