@@ -15,10 +15,10 @@ member number, nothing more.
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
+from typing import TYPE_CHECKING, Any
 from uuid import UUID
 
-from django.http import Http404, HttpResponse
+from django.http import Http404, HttpResponse, QueryDict
 from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_POST
@@ -33,19 +33,14 @@ from establishment.console.reception_forms import (
 from establishment.door import exclusion_add, exclusion_lift, player_register
 from establishment.errors import DomainError, InvalidInputError, PermissionDeniedError
 from establishment.exclusions import exclusion_import
-from establishment.http.console import (
-    ConsoleRequest,
-    Problem,
-    client_of,
-    console_view,
-    page_or_part,
-    refusal,
-    staff_of,
-)
+from establishment.http.console import client_of, console_view, page_or_part, refusal, staff_of
 from establishment.models import AuditEntry, ExclusionEntry, ExclusionImport, Player
 from establishment.roles import DOOR_KEEPERS, IDENTITY_READERS
 from establishment.selectors import exclusion_import_list, exclusion_search, player_search
 from establishment.staff import roles_of
+
+if TYPE_CHECKING:
+    from establishment.http.console import ConsoleRequest
 
 PLAYERS = "establishment/reception_players.html"
 PLAYER = "establishment/reception_player.html"
@@ -84,22 +79,46 @@ def _roles(request: ConsoleRequest) -> dict[str, bool]:
     }
 
 
-def _errors(form: Any, error: InvalidInputError | None = None) -> dict[str, list[str]]:
-    """The errors to draw beside each field: the form's (types) or the service's."""
-    if error is not None:
+def _errors(form: Any, error: DomainError | None = None) -> dict[str, list[str]]:
+    """The errors to draw beside each field: the service's when it names them
+    (`InvalidInputError`), else the form's (types; none once it is valid)."""
+    if isinstance(error, InvalidInputError):
         return error.fields
     return {name: [str(m) for m in messages] for name, messages in form.errors.items()}
+
+
+def _query(params: QueryDict) -> str:
+    """What is searched for (`q`), cut to a length a name never reaches."""
+    return params.get("q", "")[:100]
+
+
+def _screen_context(request: ConsoleRequest, query: str, **drawn: Any) -> dict[str, Any]:
+    """What every screen of the reception is drawn with: what the user's roles let him see, the
+    search, no problem yet, and what the screen itself shows."""
+    return _roles(request) | {"query": query, "problem": None} | drawn
+
+
+def _search(
+    request: ConsoleRequest,
+    template: str,
+    results: str,
+    page: str,
+    context_of: Callable[[ConsoleRequest, str], dict[str, Any]],
+    **page_only: Any,
+) -> HttpResponse:
+    """A search screen: its `results` alone when htmx asks for them as one types, else its
+    region `page` (the whole page without htmx) with what only the page shows."""
+    context = context_of(request, _query(request.GET))
+    if request.htmx and request.htmx.target == results:
+        return page_or_part(request, template, results, context)
+    return page_or_part(request, template, page, context | page_only)
 
 
 # -- players ------------------------------------------------------------------------------------
 
 
 def _players_context(request: ConsoleRequest, query: str) -> dict[str, Any]:
-    return _roles(request) | {
-        "query": query,
-        "results": player_search(query=query) if query else [],
-        "problem": None,
-    }
+    return _screen_context(request, query, results=player_search(query=query) if query else [])
 
 
 @require_GET
@@ -107,12 +126,8 @@ def _players_context(request: ConsoleRequest, query: str) -> dict[str, Any]:
 def players(request: ConsoleRequest) -> HttpResponse:
     """The search (its results alone when htmx asks as the receptionist types) and the form."""
     _staff_check(request)
-    query = request.GET.get("q", "")[:100]
-    context = _players_context(request, query)
-    if request.htmx and request.htmx.target == "results":
-        return page_or_part(request, PLAYERS, "results", context)
     form = PlayerRegisterForm()
-    return page_or_part(request, PLAYERS, "register", context | {"form": form, "errors": {}})
+    return _search(request, PLAYERS, "results", "register", _players_context, form=form, errors={})
 
 
 @require_POST
@@ -130,13 +145,9 @@ def player_register_view(request: ConsoleRequest) -> HttpResponse:
         player = player_register(
             **form.cleaned_data, registered_by=staff_of(request), client=client_of(request)
         )
-    except InvalidInputError as error:
-        context["errors"] = _errors(form, error)
-        context["problem"] = Problem("register", str(error.code), error.message)
-        return page_or_part(request, PLAYERS, "register", context, status=error.http_status)
     except DomainError as error:
-        status, problem = refusal(error, "register")
-        context["problem"] = problem
+        context["errors"] = _errors(form, error)
+        status, context["problem"] = refusal(error, "register")
         return page_or_part(request, PLAYERS, "register", context, status=status)
     url = reverse("reception:player", args=[player.public_id])
     if request.htmx:
@@ -169,15 +180,15 @@ def player(request: ConsoleRequest, player: UUID) -> HttpResponse:
 
 
 def _exclusions_context(request: ConsoleRequest, query: str) -> dict[str, Any]:
-    return _roles(request) | {
-        "query": query,
-        "entries": exclusion_search(query=query),
-        "imports": exclusion_import_list(),
-        "add_form": ExclusionAddForm(),
-        "import_form": ExclusionImportForm(),
-        "errors": {},
-        "problem": None,
-    }
+    return _screen_context(
+        request,
+        query,
+        entries=exclusion_search(query=query),
+        imports=exclusion_import_list(),
+        add_form=ExclusionAddForm(),
+        import_form=ExclusionImportForm(),
+        errors={},
+    )
 
 
 @require_GET
@@ -185,11 +196,7 @@ def _exclusions_context(request: ConsoleRequest, query: str) -> dict[str, Any]:
 def exclusions(request: ConsoleRequest) -> HttpResponse:
     """The list (searched as one types), the form to add an entry, the imports."""
     _list_check(request)
-    query = request.GET.get("q", "")[:100]
-    context = _exclusions_context(request, query)
-    if request.htmx and request.htmx.target == "entries":
-        return page_or_part(request, EXCLUSIONS, "entries", context)
-    return page_or_part(request, EXCLUSIONS, "exclusions", context)
+    return _search(request, EXCLUSIONS, "entries", "exclusions", _exclusions_context)
 
 
 def _exclusions_write(
@@ -197,7 +204,7 @@ def _exclusions_write(
 ) -> HttpResponse:
     """A write of the list: the whole region drawn again, with the problem if any."""
     _door_check(request)
-    context = _exclusions_context(request, request.POST.get("q", "")[:100])
+    context = _exclusions_context(request, _query(request.POST))
     status = 200
     if not form.is_valid():
         context["errors"] = _errors(form)
@@ -205,11 +212,8 @@ def _exclusions_write(
     else:
         try:
             write(form.cleaned_data)
-        except InvalidInputError as error:
-            context["errors"] = _errors(form, error)
-            context["problem"] = Problem("exclusions", str(error.code), error.message)
-            status = error.http_status
         except DomainError as error:
+            context["errors"] = _errors(form, error)
             status, context["problem"] = refusal(error, "exclusions")
     if status != 200 and isinstance(form, ExclusionAddForm):
         context["add_form"] = form

@@ -36,11 +36,16 @@ def _date(label: StrOrPromise) -> forms.DateField:
     )
 
 
-class PlayerRegisterForm(forms.Form):
+class _PersonForm(forms.Form):
+    """Who a player or an entry of the exclusion list is: the fields both forms start with."""
+
     surname = forms.CharField(label=_("Surname"), required=False, max_length=200)
     first_names = forms.CharField(label=_("First names"), required=False, max_length=300)
     birth_date = _date(_("Date of birth"))
     birth_place = forms.CharField(label=_("Place of birth"), required=False, max_length=300)
+
+
+class PlayerRegisterForm(_PersonForm):
     address = forms.CharField(
         label=_("Address"),
         required=False,
@@ -56,11 +61,7 @@ class PlayerRegisterForm(forms.Form):
     document_expiry = _date(_("Document expiry date"))
 
 
-class ExclusionAddForm(forms.Form):
-    surname = forms.CharField(label=_("Surname"), required=False, max_length=200)
-    first_names = forms.CharField(label=_("First names"), required=False, max_length=300)
-    birth_date = _date(_("Date of birth"))
-    birth_place = forms.CharField(label=_("Place of birth"), required=False, max_length=300)
+class ExclusionAddForm(_PersonForm):
     source = forms.ChoiceField(
         label=_("Source"), required=False, choices=[("", "—"), *ExclusionSource.choices]
     )

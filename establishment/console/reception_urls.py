@@ -8,16 +8,19 @@ from establishment.console import reception
 
 app_name = "reception"
 
+_players = "players/"  # the register of players
+_exclusions = "exclusions/"  # the exclusion list
+
 urlpatterns: list[URLPattern | URLResolver] = [
     path("", reception.players, name="players"),
-    path("players/register/", reception.player_register_view, name="register"),
-    path("players/<uuid:player>/", reception.player, name="player"),
-    path("exclusions/", reception.exclusions, name="exclusions"),
-    path("exclusions/add/", reception.exclusion_add_view, name="exclusion-add"),
-    path("exclusions/<uuid:entry>/lift/", reception.exclusion_lift_view, name="exclusion-lift"),
-    path("exclusions/import/", reception.exclusion_import_view, name="exclusion-import"),
+    path(f"{_players}register/", reception.player_register_view, name="register"),
+    path(f"{_players}<uuid:player>/", reception.player, name="player"),
+    path(_exclusions, reception.exclusions, name="exclusions"),
+    path(f"{_exclusions}add/", reception.exclusion_add_view, name="exclusion-add"),
+    path(f"{_exclusions}<uuid:entry>/lift/", reception.exclusion_lift_view, name="exclusion-lift"),
+    path(f"{_exclusions}import/", reception.exclusion_import_view, name="exclusion-import"),
     path(
-        "exclusions/imports/<uuid:job>/",
+        f"{_exclusions}imports/<uuid:job>/",
         reception.exclusion_import_progress,
         name="exclusion-import-progress",
     ),

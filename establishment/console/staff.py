@@ -14,7 +14,9 @@ logged in. Passwords are kept out of error reports (`sensitive_post_parameters`)
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Callable
+from functools import partial
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from django import forms
 from django.contrib import messages
@@ -31,13 +33,13 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 
 from establishment.errors import DomainError, PermissionDeniedError
 from establishment.http.console import (
-    ConsoleRequest,
     Problem,
     client_of,
     console_view,
     page_or_part,
     refusal,
     staff_of,
+    write_answer,
 )
 from establishment.roles import Role
 from establishment.staff import has_role
@@ -50,9 +52,14 @@ from establishment.staffing import (
     staff_roles_set,
 )
 
+if TYPE_CHECKING:
+    from establishment.http.console import ConsoleRequest
+
 LIST = "staff/list.html"
 MEMBER = "staff/member.html"
 PASSWORD = "staff/password.html"
+
+T = TypeVar("T")
 
 
 class StaffCreateForm(forms.Form):
@@ -147,6 +154,29 @@ def _member_context(member: User, **extra: Any) -> dict[str, Any]:
     } | extra
 
 
+def _form_write(
+    form: forms.Form,
+    control: str,
+    write: Callable[[dict[str, Any]], T],
+    done: Callable[[T], HttpResponse],
+    refused: Callable[[int, Problem], HttpResponse],
+) -> HttpResponse:
+    """A manager's write from `form`: `write` calls the service with what the form cleaned and
+    `done` answers with what it returned. A refusal is answered by `refused`, with its status and
+    problem: the form's or the service's validators' (422, each error on its field when the form
+    has it), or the house's (about control `control`)."""
+    if form.is_valid():
+        try:
+            written = write(form.cleaned_data)
+        except ValidationError as error:
+            _refused_into(form, error)
+        except DomainError as error:
+            return refused(*refusal(error, control))
+        else:
+            return done(written)
+    return refused(422, _form_problem(form))
+
+
 # -- the list and a new member of staff ------------------------------------------------------
 
 
@@ -163,39 +193,37 @@ def staff_list(request: ConsoleRequest) -> HttpResponse:
 @console_view
 def staff_add(request: ConsoleRequest) -> HttpResponse:
     _manager_check(request)
-    form = StaffCreateForm(request.POST)
-    if form.is_valid():
-        data = form.cleaned_data
-        try:
-            created = staff_create(
-                username=data["username"],
-                first_name=data["first_name"],
-                last_name=data["last_name"],
-                roles=data["roles"],
-                password=data["password"],
-                created_by=staff_of(request),
-                client=client_of(request),
-            )
-        except ValidationError as error:
-            _refused_into(form, error)
-        except DomainError as error:
-            status, problem = refusal(error, "staff")
-            return _list_answer(request, status=status, problem=problem)
-        else:
-            notice = _("%(username)s can log in now.") % {"username": created.username}
-            if not request.htmx:
-                messages.success(request, notice)
-                return HttpResponseRedirect(reverse("staff:member", args=[created.username]))
-            return page_or_part(request, LIST, "staff", _list_context(notice=notice))
-    return _list_answer(request, status=422, problem=_form_problem(form))
 
+    def write(data: dict[str, Any]) -> User:
+        return staff_create(
+            username=data["username"],
+            first_name=data["first_name"],
+            last_name=data["last_name"],
+            roles=data["roles"],
+            password=data["password"],
+            created_by=staff_of(request),
+            client=client_of(request),
+        )
 
-def _list_answer(request: ConsoleRequest, *, status: int, problem: Problem) -> HttpResponse:
-    # What was typed stays typed, but for the passwords.
-    posted = request.POST
-    typed = {name: posted.get(name, "") for name in ("username", "first_name", "last_name")}
-    context = _list_context(problem=problem, create=typed, create_roles=posted.getlist("roles"))
-    return page_or_part(request, LIST, "staff", context, status=status)
+    def done(created: User) -> HttpResponse:
+        notice = _("%(username)s can log in now.") % {"username": created.username}
+        return write_answer(
+            request,
+            reverse("staff:member", args=[created.username]),
+            LIST,
+            "staff",
+            lambda: _list_context(notice=notice),
+            notice=notice,
+        )
+
+    def refused(status: int, problem: Problem) -> HttpResponse:
+        # What was typed stays typed, but for the passwords.
+        posted = request.POST
+        typed = {name: posted.get(name, "") for name in ("username", "first_name", "last_name")}
+        context = _list_context(problem=problem, create=typed, create_roles=posted.getlist("roles"))
+        return page_or_part(request, LIST, "staff", context, status=status)
+
+    return _form_write(StaffCreateForm(request.POST), "staff", write, done, refused)
 
 
 # -- a member of staff -----------------------------------------------------------------------
@@ -217,95 +245,86 @@ def _member_answer(
     status: int = 200,
     problem: Problem | None = None,
 ) -> HttpResponse:
-    if not request.htmx and status == 200:
-        if notice:
-            messages.success(request, notice)
-        return HttpResponseRedirect(reverse("staff:member", args=[username]))
+    return write_answer(
+        request,
+        reverse("staff:member", args=[username]),
+        MEMBER,
+        "member",
+        lambda: _member_context(_member(username), notice=notice, problem=problem),
+        status=status,
+        notice=notice,
+    )
+
+
+def _member_write(
+    request: ConsoleRequest,
+    username: str,
+    control: str,
+    write: Callable[[User, dict[str, Any]], str],
+    form_class: type[forms.Form] = forms.Form,
+) -> HttpResponse:
+    """A write on a member's page, from its form (`forms.Form`: one without fields): `write`
+    calls the service for the member and says what was done; the page again, with that notice
+    or with the refusal."""
+    _manager_check(request)
     member = _member(username)
-    context = _member_context(member, notice=notice, problem=problem)
-    return page_or_part(request, MEMBER, "member", context, status=status)
+    return _form_write(
+        form_class(request.POST),
+        control,
+        partial(write, member),
+        done=lambda notice: _member_answer(request, username, notice=notice),
+        refused=lambda status, problem: _member_answer(
+            request, username, status=status, problem=problem
+        ),
+    )
 
 
 @require_POST
 @console_view
 def roles_set(request: ConsoleRequest, username: str) -> HttpResponse:
-    _manager_check(request)
-    member = _member(username)
-    form = RolesForm(request.POST)
-    if not form.is_valid():
-        return _member_answer(request, username, status=422, problem=_form_problem(form))
-    try:
+    def write(member: User, data: dict[str, Any]) -> str:
         staff_roles_set(
-            staff=member,
-            roles=form.cleaned_data["roles"],
-            set_by=staff_of(request),
-            client=client_of(request),
+            staff=member, roles=data["roles"], set_by=staff_of(request), client=client_of(request)
         )
-    except ValidationError as error:
-        _refused_into(form, error)
-        return _member_answer(request, username, status=422, problem=_form_problem(form))
-    except DomainError as error:
-        status, problem = refusal(error, "roles")
-        return _member_answer(request, username, status=status, problem=problem)
-    notice = _("The roles of %(username)s are saved.") % {"username": username}
-    return _member_answer(request, username, notice=notice)
+        return _("The roles of %(username)s are saved.") % {"username": username}
+
+    return _member_write(request, username, "roles", write, RolesForm)
 
 
 @require_POST
 @console_view
-def deactivate(request: ConsoleRequest, username: str) -> HttpResponse:
-    _manager_check(request)
-    member = _member(username)
-    try:
+def access_set(request: ConsoleRequest, username: str, active: bool) -> HttpResponse:
+    """Deactivate an account (it is logged out everywhere), or reactivate it."""
+
+    def write(member: User, data: dict[str, Any]) -> str:
+        if active:
+            staff_reactivate(
+                staff=member, reactivated_by=staff_of(request), client=client_of(request)
+            )
+            return _("%(username)s can log in again.") % {"username": username}
         staff_deactivate(staff=member, deactivated_by=staff_of(request), client=client_of(request))
-    except DomainError as error:
-        status, problem = refusal(error, "active")
-        return _member_answer(request, username, status=status, problem=problem)
-    notice = _("%(username)s is deactivated and logged out everywhere.") % {"username": username}
-    return _member_answer(request, username, notice=notice)
+        return _("%(username)s is deactivated and logged out everywhere.") % {"username": username}
 
-
-@require_POST
-@console_view
-def reactivate(request: ConsoleRequest, username: str) -> HttpResponse:
-    _manager_check(request)
-    member = _member(username)
-    try:
-        staff_reactivate(staff=member, reactivated_by=staff_of(request), client=client_of(request))
-    except DomainError as error:
-        status, problem = refusal(error, "active")
-        return _member_answer(request, username, status=status, problem=problem)
-    notice = _("%(username)s can log in again.") % {"username": username}
-    return _member_answer(request, username, notice=notice)
+    return _member_write(request, username, "active", write)
 
 
 @sensitive_post_parameters("password")
 @require_POST
 @console_view
 def password_reset(request: ConsoleRequest, username: str) -> HttpResponse:
-    _manager_check(request)
-    member = _member(username)
-    form = PasswordResetForm(request.POST)
-    if form.is_valid():
-        try:
-            staff_password_reset(
-                staff=member,
-                password=form.cleaned_data["password"],
-                reset_by=staff_of(request),
-                client=client_of(request),
-            )
-        except ValidationError as error:
-            _refused_into(form, error)
-        except DomainError as error:
-            status, problem = refusal(error, "password")
-            return _member_answer(request, username, status=status, problem=problem)
-        else:
-            notice = _(
-                "%(username)s's password is reset and he is logged out everywhere; "
-                "give him the temporary password."
-            ) % {"username": username}
-            return _member_answer(request, username, notice=notice)
-    return _member_answer(request, username, status=422, problem=_form_problem(form))
+    def write(member: User, data: dict[str, Any]) -> str:
+        staff_password_reset(
+            staff=member,
+            password=data["password"],
+            reset_by=staff_of(request),
+            client=client_of(request),
+        )
+        return _(
+            "%(username)s's password is reset and he is logged out everywhere; "
+            "give him the temporary password."
+        ) % {"username": username}
+
+    return _member_write(request, username, "password", write, PasswordResetForm)
 
 
 # -- one's own password ----------------------------------------------------------------------

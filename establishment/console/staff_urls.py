@@ -16,7 +16,7 @@ urlpatterns: list[URLPattern | URLResolver] = [
     path("password/", staff.own_password, name="password"),
     path(_member, staff.staff_member, name="member"),
     path(f"{_member}roles/", staff.roles_set, name="roles"),
-    path(f"{_member}deactivate/", staff.deactivate, name="deactivate"),
-    path(f"{_member}reactivate/", staff.reactivate, name="reactivate"),
+    path(f"{_member}deactivate/", staff.access_set, {"active": False}, name="deactivate"),
+    path(f"{_member}reactivate/", staff.access_set, {"active": True}, name="reactivate"),
     path(f"{_member}password/", staff.password_reset, name="password-reset"),
 ]

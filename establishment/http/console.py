@@ -1,6 +1,6 @@
 """What every screen (the console, the floor, the establishment's pages) shares: the typed
 request, the decorator that answers a refusal, who acts and from where, a refusal shown in
-place, and the page-or-part answer.
+place, the page-or-part answer and the answer of a write.
 
 Refusals come back through `establishment.http.errors.error_body`, the one mapping
 (docs/conventions.md, rule 8): a rule refused is a 422 partial in place, a stale screen a 409,
@@ -14,9 +14,10 @@ from dataclasses import dataclass
 from functools import wraps
 from typing import Any, Concatenate, ParamSpec
 
+from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.contrib.auth.models import User
-from django.http import HttpRequest, HttpResponse
+from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
 from django.shortcuts import render
 from django.template.loader import render_to_string
 from django_htmx.middleware import HtmxDetails
@@ -28,7 +29,9 @@ P = ParamSpec("P")
 
 
 class ConsoleRequest(HttpRequest):
-    """A request through `HtmxMiddleware`, typed: `request.htmx` says whether htmx sent it."""
+    """A request through `HtmxMiddleware`, typed: `request.htmx` says whether htmx sent it.
+
+    A type only, never made: the screens import it for their annotations (`TYPE_CHECKING`)."""
 
     htmx: HtmxDetails
 
@@ -84,6 +87,26 @@ def page_or_part(
             render_to_string(f"{template}#{part}", context, request=request), status=status
         )
     return render(request, template, context, status=status)
+
+
+def write_answer(
+    request: ConsoleRequest,
+    back_to: str,
+    template: str,
+    part: str,
+    context: Callable[[], dict[str, Any]],
+    *,
+    status: int = 200,
+    notice: str = "",
+) -> HttpResponse:
+    """The answer of a write on a screen: a browser without htmx is sent back to `back_to` when
+    all went well (the notice as a message); else the screen drawn again (`page_or_part`), its
+    context worked out only then."""
+    if not request.htmx and status == 200:
+        if notice:
+            messages.success(request, notice)
+        return HttpResponseRedirect(back_to)
+    return page_or_part(request, template, part, context(), status=status)
 
 
 def console_view(

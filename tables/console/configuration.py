@@ -11,21 +11,20 @@ again: the whole page, or with htmx the `tables` region, a refusal shown on it i
 from __future__ import annotations
 
 import json
-from typing import Any
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
 from uuid import UUID
 
 from django import forms
-from django.contrib import messages
 from django.core.exceptions import NON_FIELD_ERRORS, ValidationError
 from django.db.models import Exists, OuterRef
-from django.http import Http404, HttpResponse, HttpResponseRedirect
+from django.http import Http404, HttpResponse
 from django.urls import reverse
 from django.utils.translation import gettext as _, gettext_lazy
 from django.views.decorators.http import require_GET, require_POST
 
 from establishment.errors import DomainError, PermissionDeniedError
 from establishment.http.console import (
-    ConsoleRequest,
     Problem,
     client_of,
     console_view,
@@ -33,11 +32,15 @@ from establishment.http.console import (
     page_or_part,
     refusal,
     staff_of,
+    write_answer,
 )
 from establishment.roles import TABLE_CONFIGURERS
 from establishment.staff import roles_of
 from tables.models import MAX_SEAT_COUNT, Game, Table, TableSession
 from tables.services import table_create, table_update
+
+if TYPE_CHECKING:
+    from establishment.http.console import ConsoleRequest
 
 MANAGE = "console/tables_manage.html"
 MAX_NUMBER = 2_147_483_647  # PositiveIntegerField's range on every database
@@ -169,17 +172,46 @@ def _answer(
 ) -> HttpResponse:
     """The answer of every write: the screen again (htmx: its region, with the notice or the
     problem); a browser without htmx is sent back to the screen when all went well."""
-    if not request.htmx and status == 200:
-        if notice:
-            messages.success(request, notice)
-        return HttpResponseRedirect(reverse("console:tables-manage"))
     posted = request.POST if failed is not None else None
-    context = _context(problem=problem, failed=failed, posted=posted, create=create)
-    context["notice"] = notice
-    return page_or_part(request, MANAGE, "tables", context, status=status)
+
+    def context() -> dict[str, Any]:
+        drawn = _context(problem=problem, failed=failed, posted=posted, create=create)
+        return drawn | {"notice": notice}
+
+    back_to = reverse("console:tables-manage")
+    return write_answer(request, back_to, MANAGE, "tables", context, status=status, notice=notice)
 
 
-def _table(public_id: UUID) -> Table:
+def _table_write(
+    request: ConsoleRequest,
+    form: forms.Form,
+    write: Callable[[dict[str, Any]], str],
+    *,
+    invalid: Problem | None = None,
+    failed: UUID | None = None,
+    create: Any = None,
+) -> HttpResponse:
+    """A write from `form`: `write` calls the service with what the form cleaned and says what
+    was done. A refusal is shown on the screen drawn again: the form's (`invalid`, else each
+    field's errors) or the model's (422), or the house's; with what was posted for the table
+    whose change was refused (`failed`) or for the new table (`create`)."""
+    if not form.is_valid():
+        problem = invalid or form_problem("table", form)
+        return _answer(request, status=422, problem=problem, failed=failed, create=create)
+    try:
+        notice = write(form.cleaned_data)
+    except ValidationError as error:
+        problem = validation_problem(error, _labels())
+        return _answer(request, status=422, problem=problem, failed=failed, create=create)
+    except DomainError as error:
+        status, problem = refusal(error, "table")
+        return _answer(request, status=status, problem=problem, failed=failed, create=create)
+    return _answer(request, notice=notice)
+
+
+def _table_configured(request: ConsoleRequest, public_id: UUID) -> Table:
+    """The table a manager changes (anyone else is refused before it is looked for)."""
+    _configurer_check(request)
     found = Table.objects.filter(public_id=public_id).first()
     if found is None:
         raise Http404("No such table.")
@@ -199,10 +231,8 @@ def tables_manage(request: ConsoleRequest) -> HttpResponse:
 def table_add(request: ConsoleRequest) -> HttpResponse:
     _configurer_check(request)
     form = TableCreateForm(request.POST)
-    if not form.is_valid():
-        return _answer(request, status=422, problem=form_problem("table", form), create=form.data)
-    data = form.cleaned_data
-    try:
+
+    def write(data: dict[str, Any]) -> str:
         table = table_create(
             number=data["number"],
             game=data["game"],
@@ -212,66 +242,41 @@ def table_add(request: ConsoleRequest) -> HttpResponse:
             created_by=staff_of(request),
             client=client_of(request),
         )
-    except ValidationError as error:
-        return _answer(
-            request, status=422, problem=validation_problem(error, _labels()), create=form.data
-        )
-    except DomainError as error:
-        status, problem = refusal(error, "table")
-        return _answer(request, status=status, problem=problem, create=form.data)
-    return _answer(request, notice=_("Table %(number)d created.") % {"number": table.number})
+        return _("Table %(number)d created.") % {"number": table.number}
+
+    return _table_write(request, form, write, create=form.data)
 
 
 @require_POST
 @console_view
 def table_change(request: ConsoleRequest, table: UUID) -> HttpResponse:
-    _configurer_check(request)
-    found = _table(table)
-    form = TableUpdateForm(request.POST)
-    if not form.is_valid():
-        return _answer(request, status=422, problem=form_problem("table", form), failed=table)
-    data = form.cleaned_data
-    try:
-        table_update(
-            table=found,
-            name=data["name"],
-            seat_count=data["seat_count"],
-            settings=data["settings"],
-            updated_by=staff_of(request),
-            client=client_of(request),
-        )
-    except ValidationError as error:
-        problem = validation_problem(error, _labels())
-        return _answer(request, status=422, problem=problem, failed=table)
-    except DomainError as error:
-        status, problem = refusal(error, "table")
-        return _answer(request, status=status, problem=problem, failed=table)
-    notice = _("Table %(number)d changed; the change counts from its next opening.")
-    return _answer(request, notice=notice % {"number": found.number})
+    """A table's name, seat count and settings (the form's fields are the service's)."""
+    found = _table_configured(request, table)
+
+    def write(data: dict[str, Any]) -> str:
+        table_update(table=found, **data, updated_by=staff_of(request), client=client_of(request))
+        notice = _("Table %(number)d changed; the change counts from its next opening.")
+        return notice % {"number": found.number}
+
+    return _table_write(request, TableUpdateForm(request.POST), write, failed=table)
 
 
 @require_POST
 @console_view
 def table_service(request: ConsoleRequest, table: UUID) -> HttpResponse:
     """Take a table out of service, or put it back."""
-    _configurer_check(request)
-    found = _table(table)
-    form = TableServiceForm(request.POST)
-    if not form.is_valid():
-        problem = Problem("table", "form_invalid", _("Say whether the table goes out or back."))
-        return _answer(request, status=422, problem=problem)
-    back = form.cleaned_data["service"] == "back"
-    try:
+    found = _table_configured(request, table)
+
+    def write(data: dict[str, Any]) -> str:
+        back = data["service"] == "back"
         table_update(
             table=found, is_active=back, updated_by=staff_of(request), client=client_of(request)
         )
-    except ValidationError as error:
-        return _answer(request, status=422, problem=validation_problem(error, _labels()))
-    except DomainError as error:
-        status, problem = refusal(error, "table")
-        return _answer(request, status=status, problem=problem)
-    if back:
-        notice = _("Table %(number)d is back in service.")
-    else:
-        notice = _("Table %(number)d is out of service.")
-    return _answer(request, notice=notice % {"number": found.number})
+        if back:
+            notice = _("Table %(number)d is back in service.")
+        else:
+            notice = _("Table %(number)d is out of service.")
+        return notice % {"number": found.number}
+
+    invalid = Problem("table", "form_invalid", _("Say whether the table goes out or back."))
+    return _table_write(request, TableServiceForm(request.POST), write, invalid=invalid)

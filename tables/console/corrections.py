@@ -7,6 +7,7 @@ that changed (`tables.console.views`), or the floor when the decision was taken 
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
 from uuid import UUID
 
 from django.http import HttpResponse
@@ -15,7 +16,6 @@ from django.views.decorators.http import require_POST
 
 from establishment.errors import DomainError, PermissionDeniedError
 from establishment.http.console import (
-    ConsoleRequest,
     Problem,
     client_of,
     console_view,
@@ -30,6 +30,9 @@ from tables.console.views import table_answer, table_event, table_write
 from tables.models import TableSession
 from tables.selectors import coup_list
 from tables.services import StaleSequenceError, undo, void_decide, void_request, void_request_get
+
+if TYPE_CHECKING:
+    from establishment.http.console import ConsoleRequest
 
 
 @require_POST

@@ -8,7 +8,7 @@ play, assigning croupiers. Each write is an inspector's (`_inspector_check`), ca
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
+from typing import TYPE_CHECKING, Any
 from uuid import UUID
 
 from django.contrib.auth.models import User
@@ -18,15 +18,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_POST
 
 from establishment.errors import DomainError, PermissionDeniedError
-from establishment.http.console import (
-    ConsoleRequest,
-    Problem,
-    client_of,
-    console_view,
-    page_or_part,
-    refusal,
-    staff_of,
-)
+from establishment.http.console import client_of, console_view, page_or_part, refusal, staff_of
 from establishment.models import GamingSession
 from establishment.roles import SUPERVISORS
 from establishment.services import gaming_session_open
@@ -51,6 +43,9 @@ from tables.services import (
     table_session_close,
     table_session_open,
 )
+
+if TYPE_CHECKING:
+    from establishment.http.console import ConsoleRequest, Problem
 
 FLOOR = "console/floor.html"
 
@@ -146,6 +141,17 @@ def _floor_write(request: ConsoleRequest, write: Callable[[], object]) -> HttpRe
     return floor_answer(request)
 
 
+def _floor_or_table_write(
+    request: ConsoleRequest, table_session: TableSession, control: str, write: Callable[[], object]
+) -> HttpResponse:
+    """A write on a table asked from the floor, or from the table screen (`from=table`): the
+    answer is the screen it was asked from (on the table screen, about control `control`)."""
+    if request.POST.get("from") == "table":
+        _inspector_check(request)
+        return table_write(request, table_session, control, write)
+    return _floor_write(request, write)
+
+
 @require_POST
 @console_view
 def session_open(request: ConsoleRequest) -> HttpResponse:
@@ -222,10 +228,7 @@ def table_pause(request: ConsoleRequest, table_session: UUID, how: str) -> HttpR
             raise DomainError(_("The screen is out of date; reload it."))
         return table_event(service, request, found, form)
 
-    if request.POST.get("from") == "table":
-        _inspector_check(request)
-        return table_write(request, found, "pause", write)
-    return _floor_write(request, write)
+    return _floor_or_table_write(request, found, "pause", write)
 
 
 @require_POST
@@ -259,10 +262,7 @@ def duty_change(request: ConsoleRequest, table_session: UUID) -> HttpResponse:
             client=client_of(request),
         )
 
-    if request.POST.get("from") == "table":
-        _inspector_check(request)
-        return table_write(request, found, "duty", write)
-    return _floor_write(request, write)
+    return _floor_or_table_write(request, found, "duty", write)
 
 
 @require_GET

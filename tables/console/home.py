@@ -3,6 +3,8 @@ the language he works in is his own, kept across devices."""
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
 from django.shortcuts import render
@@ -11,12 +13,15 @@ from django.utils.http import url_has_allowed_host_and_scheme
 from django.views.decorators.http import require_GET, require_POST
 from django_htmx.http import HttpResponseClientRefresh
 
-from establishment.http.console import ConsoleRequest, console_view, staff_of
+from establishment.http.console import console_view, staff_of
 from establishment.models import StaffPreference
 from establishment.roles import Role
 from tables.console.access import on_duty_sessions
 from tables.console.forms import LanguageForm
 from tables.selectors import table_list
+
+if TYPE_CHECKING:
+    from establishment.http.console import ConsoleRequest
 
 
 @require_GET

@@ -21,7 +21,7 @@ import re
 from collections.abc import Callable
 from dataclasses import dataclass, replace
 from functools import partial
-from typing import Any
+from typing import TYPE_CHECKING, Any
 from uuid import UUID
 
 from django.http import HttpResponse, HttpResponseRedirect
@@ -36,7 +36,6 @@ from django_htmx.http import HttpResponseClientRefresh, trigger_client_event
 
 from establishment.errors import DomainError, PermissionDeniedError
 from establishment.http.console import (
-    ConsoleRequest,
     Problem,
     client_of,
     console_view,
@@ -69,6 +68,9 @@ from tables.selectors import (
 from tables.services import ReasonedWriter, Recorded, record
 from tables.services.journal import last_seq_get
 from tables.words import say
+
+if TYPE_CHECKING:
+    from establishment.http.console import ConsoleRequest
 
 TABLE = "console/table.html"
 # The swappable regions of the table screen (element id `table-<name>`); the coups are rows of
