@@ -10,7 +10,7 @@ from typing import Any
 from uuid import UUID
 
 from django.shortcuts import get_object_or_404
-from drf_spectacular.utils import OpenApiParameter, extend_schema
+from drf_spectacular.utils import extend_schema
 from rest_framework import serializers, status
 from rest_framework.parsers import MultiPartParser
 from rest_framework.request import Request
@@ -21,7 +21,8 @@ from establishment.door import exclusion_add, exclusion_lift
 from establishment.exclusions import IMPORT_COLUMNS, exclusion_import
 from establishment.http.fields import UsernameField, client_of
 from establishment.http.permissions import as_user
-from establishment.http.serializers import validated
+from establishment.http.schema import post_schema
+from establishment.http.serializers import SearchQuery, allowed_body, validated
 from establishment.models import ExclusionEntry, ExclusionImport, ExclusionSource
 from establishment.roles import DOOR_KEEPERS, IDENTITY_READERS
 from establishment.selectors import exclusion_search
@@ -95,28 +96,17 @@ class ExclusionListApi(APIView):
     """Entries of the exclusion list, lifted ones included: by name (typo-tolerant on
     PostgreSQL) or reference with `q`, else the latest added."""
 
-    class QuerySerializer(serializers.Serializer[Any]):
-        q = serializers.CharField(max_length=100, allow_blank=True, required=False, default="")
-        limit = serializers.IntegerField(min_value=1, max_value=200, required=False, default=50)
+    search = SearchQuery("A name or the list's reference.", most=200, default=50)
 
-    @extend_schema(
-        parameters=[
-            OpenApiParameter("q", str, description="A name or the list's reference."),
-            OpenApiParameter("limit", int, description="At most this many (1 to 200; 50)."),
-        ],
-        responses={200: ExclusionOutputSerializer(many=True)},
-        tags=["reception"],
-    )
+    @search.schema(responses={200: ExclusionOutputSerializer(many=True)}, tags=["reception"])
     def get(self, request: Request) -> Response:
         _list_check(request)
-        given = self.QuerySerializer(data=request.query_params)
-        given.is_valid(raise_exception=True)
-        found = exclusion_search(
-            query=given.validated_data["q"], limit=given.validated_data["limit"]
-        )
+        query, limit = self.search.read(request)
+        found = exclusion_search(query=query, limit=limit)
         return Response(ExclusionOutputSerializer(found, many=True).data)
 
 
+@post_schema(responses={201: ExclusionOutputSerializer}, tags=["reception"])
 class ExclusionAddApi(APIView):
     """Put a person on the exclusion list (the door): in force from `effective_from` (today
     when not given) until `until` (for good when not given)."""
@@ -132,28 +122,19 @@ class ExclusionAddApi(APIView):
         effective_from = serializers.DateField(required=False, allow_null=True, default=None)
         until = serializers.DateField(required=False, allow_null=True, default=None)
 
-    @extend_schema(
-        request=InputSerializer, responses={201: ExclusionOutputSerializer}, tags=["reception"]
-    )
     def post(self, request: Request) -> Response:
-        role_required(request.user, DOOR_KEEPERS, "keep the exclusion list")
-        entry = exclusion_add(
-            **validated(self.InputSerializer, request),
-            added_by=as_user(request.user),
-            client=client_of(request),
-        )
+        given = allowed_body(self.InputSerializer, request, DOOR_KEEPERS, "keep the exclusion list")
+        entry = exclusion_add(**given, added_by=as_user(request.user), client=client_of(request))
         return Response(ExclusionOutputSerializer(entry).data, status=status.HTTP_201_CREATED)
 
 
+@post_schema(responses={200: ExclusionOutputSerializer}, tags=["reception"])
 class ExclusionLiftApi(APIView):
     """Lift an entry, with the reason: it stays in the list's history, lifted (once)."""
 
     class InputSerializer(serializers.Serializer[Any]):
         reason = serializers.CharField(max_length=500)
 
-    @extend_schema(
-        request=InputSerializer, responses={200: ExclusionOutputSerializer}, tags=["reception"]
-    )
     def post(self, request: Request, exclusion_id: UUID) -> Response:
         role_required(request.user, DOOR_KEEPERS, "keep the exclusion list")
         entry = get_object_or_404(ExclusionEntry, public_id=exclusion_id)
@@ -183,8 +164,8 @@ class ExclusionImportCreateApi(APIView):
         tags=["reception"],
     )
     def post(self, request: Request) -> Response:
-        role_required(request.user, DOOR_KEEPERS, "keep the exclusion list")
-        upload = validated(self.InputSerializer, request)["file"]
+        given = allowed_body(self.InputSerializer, request, DOOR_KEEPERS, "keep the exclusion list")
+        upload = given["file"]
         if upload.size > IMPORT_MAX_BYTES:
             raise serializers.ValidationError(
                 {"file": [f"The file is larger than {IMPORT_MAX_BYTES // 2**20} MB."]}

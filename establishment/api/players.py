@@ -12,7 +12,7 @@ from typing import Any
 from uuid import UUID
 
 from django.shortcuts import get_object_or_404
-from drf_spectacular.utils import OpenApiParameter, extend_schema, extend_schema_field
+from drf_spectacular.utils import extend_schema, extend_schema_field
 from rest_framework import serializers, status
 from rest_framework.request import Request
 from rest_framework.response import Response
@@ -21,11 +21,12 @@ from rest_framework.views import APIView
 from establishment.door import player_register
 from establishment.http.fields import client_of
 from establishment.http.permissions import as_user
-from establishment.http.serializers import validated
+from establishment.http.schema import post_schema
+from establishment.http.serializers import SearchQuery, allowed_body
 from establishment.models import DocumentType, Player
 from establishment.roles import DOOR_KEEPERS, IDENTITY_READERS
 from establishment.selectors import player_search
-from establishment.staff import role_required, roles_of
+from establishment.staff import roles_of
 
 
 def reads_identity(user: Any) -> bool:
@@ -70,6 +71,7 @@ class PlayerRecordSerializer(serializers.ModelSerializer[Player]):
         return data
 
 
+@post_schema(responses={201: PlayerRecordSerializer}, tags=["reception"])
 class PlayerRegisterApi(APIView):
     """Register a player at the door (reception, inspectors and managers): every field of the
     identity, a valid document; refused (422 `player_refused`, "This person cannot be admitted
@@ -86,13 +88,10 @@ class PlayerRegisterApi(APIView):
         document_number = serializers.CharField(max_length=64)
         document_expiry = serializers.DateField()
 
-    @extend_schema(
-        request=InputSerializer, responses={201: PlayerRecordSerializer}, tags=["reception"]
-    )
     def post(self, request: Request) -> Response:
-        role_required(request.user, DOOR_KEEPERS, "register a player")
+        given = allowed_body(self.InputSerializer, request, DOOR_KEEPERS, "register a player")
         player = player_register(
-            **validated(self.InputSerializer, request),
+            **given,
             registered_by=as_user(request.user),
             client=client_of(request),
         )
@@ -114,22 +113,12 @@ class PlayerSearchApi(APIView):
             allow_null=True, help_text="Only for the door and the auditors; else null."
         )
 
-    class QuerySerializer(serializers.Serializer[Any]):
-        q = serializers.CharField(max_length=100, allow_blank=True, required=False, default="")
-        limit = serializers.IntegerField(min_value=1, max_value=100, required=False, default=20)
+    search = SearchQuery("What was typed (2 characters or more).", most=100, default=20)
 
-    @extend_schema(
-        parameters=[
-            OpenApiParameter("q", str, description="What was typed (2 characters or more)."),
-            OpenApiParameter("limit", int, description="At most this many (1 to 100; 20)."),
-        ],
-        responses={200: OutputSerializer(many=True)},
-        tags=["reception"],
-    )
+    @search.schema(responses={200: OutputSerializer(many=True)}, tags=["reception"])
     def get(self, request: Request) -> Response:
-        given = self.QuerySerializer(data=request.query_params)
-        given.is_valid(raise_exception=True)
-        found = player_search(query=given.validated_data["q"], limit=given.validated_data["limit"])
+        query, limit = self.search.read(request)
+        found = player_search(query=query, limit=limit)
         shows = reads_identity(request.user)
         rows = [
             {

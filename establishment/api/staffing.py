@@ -4,11 +4,10 @@ renders (docs/conventions.md, rule 1); a password is never answered back."""
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, ClassVar
 
 from django.contrib.auth.models import User
 from django.shortcuts import get_object_or_404
-from drf_spectacular.utils import extend_schema
 from rest_framework import serializers, status
 from rest_framework.request import Request
 from rest_framework.response import Response
@@ -16,7 +15,8 @@ from rest_framework.views import APIView
 
 from establishment.http.fields import client_of
 from establishment.http.permissions import as_user
-from establishment.http.serializers import validated
+from establishment.http.schema import post_schema
+from establishment.http.serializers import allowed_body, validated
 from establishment.roles import Role
 from establishment.staff import role_required
 from establishment.staffing import (
@@ -55,6 +55,13 @@ def _answer(username: str, status_code: int = status.HTTP_200_OK) -> Response:
     return Response(StaffMemberOutputSerializer(_member(username)).data, status=status_code)
 
 
+def _password_field() -> serializers.CharField:
+    return serializers.CharField(
+        max_length=128, write_only=True, trim_whitespace=False, style={"input_type": "password"}
+    )
+
+
+@post_schema(responses={201: StaffMemberOutputSerializer}, tags=["establishment"])
 class StaffCreateApi(APIView):
     """A new member of staff with his roles and an initial password (managers). The password
     is checked by the project's validators: a refused one answers 422 with their words."""
@@ -64,94 +71,81 @@ class StaffCreateApi(APIView):
         first_name = serializers.CharField(max_length=150, required=False, default="")
         last_name = serializers.CharField(max_length=150, required=False, default="")
         roles = RolesField(required=False, default=list)
-        password = serializers.CharField(
-            max_length=128, write_only=True, trim_whitespace=False, style={"input_type": "password"}
-        )
+        password = _password_field()
 
-    @extend_schema(
-        request=InputSerializer,
-        responses={201: StaffMemberOutputSerializer},
-        tags=["establishment"],
-    )
     def post(self, request: Request) -> Response:
-        role_required(request.user, MANAGERS, "create a member of staff")
-        data = validated(self.InputSerializer, request)
-        created = staff_create(**data, created_by=as_user(request.user), client=client_of(request))
+        given = allowed_body(self.InputSerializer, request, MANAGERS, "create a member of staff")
+        created = staff_create(**given, created_by=as_user(request.user), client=client_of(request))
         return _answer(created.username, status.HTTP_201_CREATED)
 
 
-class StaffRolesSetApi(APIView):
+class _MemberChangeApi(APIView):
+    """A manager's change to the member of staff the URL names: the manager is asked for
+    first (403), then the member (404), then the body, when `InputSerializer` reads one (400);
+    each change calls its own service of `establishment.staffing`, and the answer is the member
+    as he is now."""
+
+    action: ClassVar[str]  # what the refusal says the caller may not do
+    InputSerializer: ClassVar[type[serializers.Serializer[Any]] | None] = None
+
+    def post(self, request: Request, username: str) -> Response:
+        role_required(request.user, MANAGERS, self.action)
+        member = _member(username)
+        given = validated(self.InputSerializer, request) if self.InputSerializer else {}
+        self.change(member, given, by=as_user(request.user), client=client_of(request))
+        return _answer(username)
+
+    def change(self, member: User, given: dict[str, Any], *, by: User, client: str) -> None:
+        raise NotImplementedError
+
+
+_member_change = post_schema(responses=StaffMemberOutputSerializer, tags=["establishment"])
+
+
+@_member_change
+class StaffRolesSetApi(_MemberChangeApi):
     """Give a member of staff exactly these roles (managers); a manager keeps his own manager
     role (409)."""
+
+    action = "set the roles of a member of staff"
 
     class InputSerializer(serializers.Serializer[Any]):
         roles = RolesField(allow_empty=True)
 
-    @extend_schema(
-        request=InputSerializer, responses=StaffMemberOutputSerializer, tags=["establishment"]
-    )
-    def post(self, request: Request, username: str) -> Response:
-        role_required(request.user, MANAGERS, "set the roles of a member of staff")
-        member = _member(username)
-        data = validated(self.InputSerializer, request)
-        staff_roles_set(
-            staff=member,
-            roles=data["roles"],
-            set_by=as_user(request.user),
-            client=client_of(request),
-        )
-        return _answer(username)
+    def change(self, member: User, given: dict[str, Any], *, by: User, client: str) -> None:
+        staff_roles_set(staff=member, roles=given["roles"], set_by=by, client=client)
 
 
-class StaffDeactivateApi(APIView):
+@_member_change
+class StaffDeactivateApi(_MemberChangeApi):
     """Deactivate a member of staff (managers, not oneself: 409): his sessions end and his API
     tokens are deleted at once."""
 
-    @extend_schema(request=None, responses=StaffMemberOutputSerializer, tags=["establishment"])
-    def post(self, request: Request, username: str) -> Response:
-        role_required(request.user, MANAGERS, "deactivate a member of staff")
-        staff_deactivate(
-            staff=_member(username),
-            deactivated_by=as_user(request.user),
-            client=client_of(request),
-        )
-        return _answer(username)
+    action = "deactivate a member of staff"
+
+    def change(self, member: User, given: dict[str, Any], *, by: User, client: str) -> None:
+        staff_deactivate(staff=member, deactivated_by=by, client=client)
 
 
-class StaffReactivateApi(APIView):
+@_member_change
+class StaffReactivateApi(_MemberChangeApi):
     """Let a deactivated member of staff log in again (managers)."""
 
-    @extend_schema(request=None, responses=StaffMemberOutputSerializer, tags=["establishment"])
-    def post(self, request: Request, username: str) -> Response:
-        role_required(request.user, MANAGERS, "reactivate a member of staff")
-        staff_reactivate(
-            staff=_member(username),
-            reactivated_by=as_user(request.user),
-            client=client_of(request),
-        )
-        return _answer(username)
+    action = "reactivate a member of staff"
+
+    def change(self, member: User, given: dict[str, Any], *, by: User, client: str) -> None:
+        staff_reactivate(staff=member, reactivated_by=by, client=client)
 
 
-class StaffPasswordResetApi(APIView):
+@_member_change
+class StaffPasswordResetApi(_MemberChangeApi):
     """Set a temporary password for a member of staff (managers; one's own: 403). His sessions
     end and his tokens are deleted; the validators' refusal answers 422."""
 
-    class InputSerializer(serializers.Serializer[Any]):
-        password = serializers.CharField(
-            max_length=128, write_only=True, trim_whitespace=False, style={"input_type": "password"}
-        )
+    action = "reset a password"
 
-    @extend_schema(
-        request=InputSerializer, responses=StaffMemberOutputSerializer, tags=["establishment"]
-    )
-    def post(self, request: Request, username: str) -> Response:
-        role_required(request.user, MANAGERS, "reset a password")
-        member = _member(username)
-        data = validated(self.InputSerializer, request)
-        staff_password_reset(
-            staff=member,
-            password=data["password"],
-            reset_by=as_user(request.user),
-            client=client_of(request),
-        )
-        return _answer(username)
+    class InputSerializer(serializers.Serializer[Any]):
+        password = _password_field()
+
+    def change(self, member: User, given: dict[str, Any], *, by: User, client: str) -> None:
+        staff_password_reset(staff=member, password=given["password"], reset_by=by, client=client)

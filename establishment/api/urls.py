@@ -5,63 +5,65 @@ from __future__ import annotations
 
 from django.urls import URLPattern, URLResolver, path
 
-from establishment.api import exclusions, players, staffing, views
+from establishment.api.exclusions import (
+    ExclusionAddApi,
+    ExclusionImportCreateApi,
+    ExclusionImportDetailApi,
+    ExclusionLiftApi,
+    ExclusionListApi,
+)
+from establishment.api.players import PlayerRecordApi, PlayerRegisterApi, PlayerSearchApi
+from establishment.api.staffing import (
+    StaffCreateApi,
+    StaffDeactivateApi,
+    StaffPasswordResetApi,
+    StaffReactivateApi,
+    StaffRolesSetApi,
+)
+from establishment.api.views import (
+    AuthTokenCreateApi,
+    GamingSessionDetailApi,
+    GamingSessionListApi,
+    GamingSessionOpenApi,
+    MeApi,
+    PlayerCreateApi,
+    PlayerDetailApi,
+    PlayerListApi,
+    StaffListApi,
+)
+
+_member = "staff/<str:username>/"
+_player = "players/<uuid:player_id>/"
+_exclusion = "exclusions/<uuid:exclusion_id>/"
+_imports = "exclusions/imports/"
+_import = f"{_imports}<uuid:import_id>/"
+_gaming_session = "gaming-sessions/<uuid:gaming_session_id>/"
 
 urlpatterns: list[URLPattern | URLResolver] = [
-    path("auth/token/", views.AuthTokenCreateApi.as_view(), name="auth-token"),
-    path("me/", views.MeApi.as_view(), name="me"),
-    path("staff/", views.StaffListApi.as_view(), name="staff-list"),
-    path("staff/create/", staffing.StaffCreateApi.as_view(), name="staff-create"),
-    path(
-        "staff/<str:username>/roles/", staffing.StaffRolesSetApi.as_view(), name="staff-roles-set"
-    ),
-    path(
-        "staff/<str:username>/deactivate/",
-        staffing.StaffDeactivateApi.as_view(),
-        name="staff-deactivate",
-    ),
-    path(
-        "staff/<str:username>/reactivate/",
-        staffing.StaffReactivateApi.as_view(),
-        name="staff-reactivate",
-    ),
-    path(
-        "staff/<str:username>/password-reset/",
-        staffing.StaffPasswordResetApi.as_view(),
-        name="staff-password-reset",
-    ),
-    path("players/", views.PlayerListApi.as_view(), name="player-list"),
-    path("players/create/", views.PlayerCreateApi.as_view(), name="player-create"),
-    path("players/<uuid:player_id>/", views.PlayerDetailApi.as_view(), name="player-detail"),
-    path("players/register/", players.PlayerRegisterApi.as_view(), name="player-register"),
-    path("players/search/", players.PlayerSearchApi.as_view(), name="player-search"),
-    path(
-        "players/<uuid:player_id>/record/",
-        players.PlayerRecordApi.as_view(),
-        name="player-record",
-    ),
-    path("exclusions/", exclusions.ExclusionListApi.as_view(), name="exclusion-list"),
-    path("exclusions/create/", exclusions.ExclusionAddApi.as_view(), name="exclusion-create"),
-    path(
-        "exclusions/<uuid:exclusion_id>/lift/",
-        exclusions.ExclusionLiftApi.as_view(),
-        name="exclusion-lift",
-    ),
-    path(
-        "exclusions/imports/create/",
-        exclusions.ExclusionImportCreateApi.as_view(),
-        name="exclusion-import-create",
-    ),
-    path(
-        "exclusions/imports/<uuid:import_id>/",
-        exclusions.ExclusionImportDetailApi.as_view(),
-        name="exclusion-import-detail",
-    ),
-    path("gaming-sessions/", views.GamingSessionListApi.as_view(), name="gaming-session-list"),
-    path("gaming-sessions/open/", views.GamingSessionOpenApi.as_view(), name="gaming-session-open"),
-    path(
-        "gaming-sessions/<uuid:gaming_session_id>/",
-        views.GamingSessionDetailApi.as_view(),
-        name="gaming-session-detail",
-    ),
+    path("auth/token/", AuthTokenCreateApi.as_view(), name="auth-token"),
+    path("me/", MeApi.as_view(), name="me"),
+    # staff
+    path("staff/", StaffListApi.as_view(), name="staff-list"),
+    path("staff/create/", StaffCreateApi.as_view(), name="staff-create"),
+    path(f"{_member}roles/", StaffRolesSetApi.as_view(), name="staff-roles-set"),
+    path(f"{_member}deactivate/", StaffDeactivateApi.as_view(), name="staff-deactivate"),
+    path(f"{_member}reactivate/", StaffReactivateApi.as_view(), name="staff-reactivate"),
+    path(f"{_member}password-reset/", StaffPasswordResetApi.as_view(), name="staff-password-reset"),
+    # players and the door
+    path("players/", PlayerListApi.as_view(), name="player-list"),
+    path("players/create/", PlayerCreateApi.as_view(), name="player-create"),
+    path(_player, PlayerDetailApi.as_view(), name="player-detail"),
+    path("players/register/", PlayerRegisterApi.as_view(), name="player-register"),
+    path("players/search/", PlayerSearchApi.as_view(), name="player-search"),
+    path(f"{_player}record/", PlayerRecordApi.as_view(), name="player-record"),
+    # the exclusion list
+    path("exclusions/", ExclusionListApi.as_view(), name="exclusion-list"),
+    path("exclusions/create/", ExclusionAddApi.as_view(), name="exclusion-create"),
+    path(f"{_exclusion}lift/", ExclusionLiftApi.as_view(), name="exclusion-lift"),
+    path(f"{_imports}create/", ExclusionImportCreateApi.as_view(), name="exclusion-import-create"),
+    path(_import, ExclusionImportDetailApi.as_view(), name="exclusion-import-detail"),
+    # gaming sessions
+    path("gaming-sessions/", GamingSessionListApi.as_view(), name="gaming-session-list"),
+    path("gaming-sessions/open/", GamingSessionOpenApi.as_view(), name="gaming-session-open"),
+    path(_gaming_session, GamingSessionDetailApi.as_view(), name="gaming-session-detail"),
 ]

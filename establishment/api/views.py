@@ -21,7 +21,8 @@ from rest_framework.views import APIView
 from establishment.http.fields import client_of
 from establishment.http.pagination import DateTimeFilter, ListApi, ListFilter
 from establishment.http.permissions import as_user
-from establishment.http.serializers import GamingSessionOutputSerializer, validated
+from establishment.http.schema import post_schema
+from establishment.http.serializers import GamingSessionOutputSerializer, allowed_body, validated
 from establishment.models import GamingSession, Player
 from establishment.roles import SUPERVISORS, Role
 from establishment.services import gaming_session_open, player_create
@@ -159,6 +160,7 @@ class PlayerDetailApi(APIView):
         return Response(PlayerOutputSerializer(player).data)
 
 
+@post_schema(responses={201: PlayerOutputSerializer}, tags=["establishment"])
 class PlayerCreateApi(APIView):
     """Register a player (inspectors and managers)."""
 
@@ -166,18 +168,9 @@ class PlayerCreateApi(APIView):
         name = serializers.CharField(max_length=200)
         member_number = serializers.CharField(max_length=32)
 
-    @extend_schema(
-        request=InputSerializer,
-        responses={201: PlayerOutputSerializer},
-        tags=["establishment"],
-    )
     def post(self, request: Request) -> Response:
-        role_required(request.user, SUPERVISORS, "register a player")
-        player = player_create(
-            **validated(self.InputSerializer, request),
-            created_by=as_user(request.user),
-            client=client_of(request),
-        )
+        given = allowed_body(self.InputSerializer, request, SUPERVISORS, "register a player")
+        player = player_create(**given, created_by=as_user(request.user), client=client_of(request))
         return Response(PlayerOutputSerializer(player).data, status=status.HTTP_201_CREATED)
 
 
@@ -216,12 +209,10 @@ class GamingSessionDetailApi(APIView):
         return Response(GamingSessionOutputSerializer(session).data)
 
 
+@post_schema(responses={201: GamingSessionOutputSerializer}, tags=["gaming sessions"])
 class GamingSessionOpenApi(APIView):
     """Open a gaming session (inspectors and managers)."""
 
-    @extend_schema(
-        request=None, responses={201: GamingSessionOutputSerializer}, tags=["gaming sessions"]
-    )
     def post(self, request: Request) -> Response:
         role_required(request.user, SUPERVISORS, "open a gaming session")
         session = gaming_session_open(opened_by=as_user(request.user), client=client_of(request))

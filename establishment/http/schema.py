@@ -1,4 +1,5 @@
-"""OpenAPI details drf-spectacular cannot infer: the error responses and the idempotency header.
+"""OpenAPI details drf-spectacular cannot infer: the error responses, the idempotency header and
+the schema of a write declared on its view (`post_schema`).
 
 Every operation can answer an error in the one shape `{"code", "message", "extra"}`
 (establishment/http/api_errors.py); `error_responses_add` documents it once for all operations
@@ -10,10 +11,12 @@ idempotency key reused) and 422 (refused by the rules or a service) on writes.
 from __future__ import annotations
 
 import re
-from typing import Any
+from collections.abc import Callable
+from typing import Any, TypeVar
 
 from drf_spectacular import openapi
-from drf_spectacular.utils import OpenApiParameter
+from drf_spectacular.utils import OpenApiParameter, extend_schema, extend_schema_view
+from rest_framework.views import APIView
 
 ERROR_COMPONENT = "Error"
 
@@ -99,6 +102,27 @@ IDEMPOTENCY_KEY = OpenApiParameter(
         "different body is refused (409 `idempotency_conflict`). 1 to 200 characters."
     ),
 )
+
+
+_View = TypeVar("_View", bound=type[APIView])
+
+
+def post_schema(*, responses: Any, tags: list[str]) -> Callable[[_View], _View]:
+    """The schema of a view's `post`, declared on the view: the body its `InputSerializer`
+    reads (none when it has none), `responses` and `tags`.
+
+    Declared on the class rather than on the method, so that views sharing one `post` through
+    a base class each get their own (`extend_schema_view` gives each a copy of the method).
+    """
+
+    def describe(view: _View) -> _View:
+        schema = extend_schema(
+            request=getattr(view, "InputSerializer", None), responses=responses, tags=tags
+        )
+        described: _View = extend_schema_view(post=schema)(view)
+        return described
+
+    return describe
 
 
 class AutoSchema(openapi.AutoSchema):

@@ -1,16 +1,23 @@
-"""Serializers of the establishment's records, shared by the APIs of every floor."""
+"""What the APIs of every floor share to read a request (its body, a search's query string) and
+to render the establishment's records."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any, TypeVar
 
+from drf_spectacular.utils import OpenApiParameter, extend_schema
 from rest_framework import serializers
 
 from establishment.http.fields import UsernameField
 from establishment.models import GamingSession
+from establishment.staff import role_required
 
 if TYPE_CHECKING:
     from rest_framework.request import Request
+
+    from establishment.roles import Role
 
 
 def validated(
@@ -24,11 +31,74 @@ def validated(
     return data
 
 
-class GamingSessionOutputSerializer(serializers.ModelSerializer[GamingSession]):
+def allowed_body(
+    serializer_class: type[serializers.Serializer[Any]],
+    request: Request,
+    roles: frozenset[Role],
+    what: str,
+) -> dict[str, Any]:
+    """The request's body as `validated` reads it, once the caller is known to hold one of
+    `roles` (`establishment.staff.role_required`, `what` ending the refusal): who may not use an
+    endpoint is told so (403), not what is wrong with his input
+    (establishment/http/permissions.py)."""
+    role_required(request.user, roles, what)
+    return validated(serializer_class, request)
+
+
+_Get = TypeVar("_Get", bound=Callable[..., Any])
+
+
+class _SearchQuerySerializer(serializers.Serializer[Any]):
+    q = serializers.CharField(max_length=100, allow_blank=True, required=False, default="")
+
+    def __init__(self, *args: Any, most: int, default: int, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.fields["limit"] = serializers.IntegerField(
+            min_value=1, max_value=most, required=False, default=default
+        )
+
+
+@dataclass(frozen=True)
+class SearchQuery:
+    """The query string of a search: `q`, what was typed, and `limit`, at most how many
+    answers (1 to `most`; `default` when not given)."""
+
+    about: str  # what `q` is, for the schema
+    most: int
+    default: int
+
+    def schema(self, *, responses: Any, tags: list[str]) -> Callable[[_Get], _Get]:
+        """The search's schema (a decorator of the view's `get`): its two parameters, then
+        `responses` and `tags`."""
+        limit = f"At most this many (1 to {self.most}; {self.default})."
+        parameters = [
+            OpenApiParameter("q", str, description=self.about),
+            OpenApiParameter("limit", int, description=limit),
+        ]
+        return extend_schema(parameters=parameters, responses=responses, tags=tags)
+
+    def read(self, request: Request) -> tuple[str, int]:
+        """`q` and `limit` as the request gives them; refused with a 400 naming the one that is
+        wrong (establishment/http/api_errors.py)."""
+        given = _SearchQuerySerializer(
+            data=request.query_params, most=self.most, default=self.default
+        )
+        given.is_valid(raise_exception=True)
+        return given.validated_data["q"], given.validated_data["limit"]
+
+
+# Who opened it, who closed it (null while open) and whether it is open: the fields a gaming
+# session and a table session share, each listed in its serializer's `Meta.fields`. No docstring:
+# drf-spectacular would take it for the description of the serializers that inherit it.
+class OpenedClosedSerializer(serializers.Serializer[Any]):
     opened_by = UsernameField(source="opened_by.username")
     closed_by = UsernameField(source="closed_by.username", allow_null=True)
     is_open = serializers.BooleanField(read_only=True)
 
+
+class GamingSessionOutputSerializer(
+    OpenedClosedSerializer, serializers.ModelSerializer[GamingSession]
+):
     class Meta:
         model = GamingSession
         fields = ["public_id", "opened_at", "opened_by", "closed_at", "closed_by", "is_open"]

@@ -21,16 +21,11 @@ class ReportFileNameConverter:
 
 register_converter(ReportFileNameConverter, "report_file_name")
 
+_report = "settlement-reports/<uuid:report_id>/"
+_file = f"{_report}files/<report_file_name:name>"
+
 urlpatterns: list[URLPattern | URLResolver] = [
     path("settlement-reports/", views.ReportListApi.as_view(), name="report-list"),
-    path(
-        "settlement-reports/<uuid:report_id>/",
-        views.ReportDetailApi.as_view(),
-        name="report-detail",
-    ),
-    path(
-        "settlement-reports/<uuid:report_id>/files/<report_file_name:name>",
-        views.ReportFileApi.as_view(),
-        name="report-file",
-    ),
+    path(_report, views.ReportDetailApi.as_view(), name="report-detail"),
+    path(_file, views.ReportFileApi.as_view(), name="report-file"),
 ]

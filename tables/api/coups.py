@@ -17,6 +17,8 @@ from establishment.http.fields import ObjectField, UsernameField, client_of
 from establishment.http.lookups import found_or_404
 from establishment.http.pagination import ListApi, ListFilter, integer_filter
 from establishment.http.permissions import as_user
+from establishment.http.schema import post_schema
+from establishment.http.serializers import validated
 from tables.api.access import visible_table_session_get, visible_table_sessions
 from tables.api.play import EventOutputSerializer
 from tables.models import Coup, VoidDecision, VoidRequest
@@ -171,6 +173,7 @@ def _void_requests() -> QuerySet[VoidRequest]:
     )
 
 
+@post_schema(responses={201: VoidRequestOutputSerializer}, tags=["coups"])
 class VoidRequestCreateApi(APIView):
     """Ask for a settled coup to be voided, with a reason (the croupier on duty or an
     inspector). An inspector other than the one who asked decides."""
@@ -178,17 +181,13 @@ class VoidRequestCreateApi(APIView):
     class InputSerializer(serializers.Serializer[Any]):
         reason = serializers.CharField(max_length=2000)
 
-    @extend_schema(
-        request=InputSerializer, responses={201: VoidRequestOutputSerializer}, tags=["coups"]
-    )
     def post(self, request: Request, coup_id: UUID) -> Response:
         coup = visible_coup_get(request, coup_id)
-        given = self.InputSerializer(data=request.data)
-        given.is_valid(raise_exception=True)
+        given = validated(self.InputSerializer, request)
         made = void_request(
             coup=coup,
             user=as_user(request.user),
-            reason=given.validated_data["reason"],
+            reason=given["reason"],
             client=client_of(request),
         )
         fresh = _void_requests().get(pk=made.pk)
@@ -234,6 +233,7 @@ class VoidRequestDetailApi(APIView):
         return Response(VoidRequestOutputSerializer(found).data)
 
 
+@post_schema(responses=VoidRequestOutputSerializer, tags=["coups"])
 class VoidDecideApi(APIView):
     """Approve or refuse a void request: an inspector who did not ask for it (a second person).
 
@@ -246,16 +246,14 @@ class VoidDecideApi(APIView):
         approve = serializers.BooleanField()
         note = serializers.CharField(max_length=2000, required=False, allow_blank=True, default="")
 
-    @extend_schema(request=InputSerializer, responses=VoidRequestOutputSerializer, tags=["coups"])
     def post(self, request: Request, void_request_id: UUID) -> Response:
         found = visible_void_request_get(request, void_request_id)
-        given = self.InputSerializer(data=request.data)
-        given.is_valid(raise_exception=True)
+        given = validated(self.InputSerializer, request)
         void_decide(
             request=found,
             user=as_user(request.user),
-            approve=given.validated_data["approve"],
-            note=given.validated_data["note"],
+            approve=given["approve"],
+            note=given["note"],
             client=client_of(request),
         )
         fresh = _void_requests().get(pk=found.pk)

@@ -15,6 +15,7 @@ from rest_framework.views import APIView
 
 from establishment.http.fields import ObjectField, client_of
 from establishment.http.permissions import as_user
+from establishment.http.schema import post_schema
 from establishment.http.serializers import GamingSessionOutputSerializer
 from establishment.models import GamingSession
 from tables.engine import GAMES, RuleError, game_get, settings_validate
@@ -22,11 +23,11 @@ from tables.services import gaming_session_close
 from tables.words import say
 
 
+@post_schema(responses=GamingSessionOutputSerializer, tags=["gaming sessions"])
 class GamingSessionCloseApi(APIView):
     """Close the night: every open table is closed first (reliquats returned, reserve fund
     divided), all or nothing; a table with a coup half-recorded stops it (`coup_in_progress`)."""
 
-    @extend_schema(request=None, responses=GamingSessionOutputSerializer, tags=["gaming sessions"])
     def post(self, request: Request, gaming_session_id: UUID) -> Response:
         session = get_object_or_404(GamingSession, public_id=gaming_session_id)
         closed = gaming_session_close(

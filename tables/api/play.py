@@ -25,6 +25,7 @@ from establishment.http.fields import ObjectField, UsernameField, client_of
 from establishment.http.pagination import ListApi, ListFilter, integer_filter
 from establishment.http.permissions import as_user
 from establishment.http.schema import IDEMPOTENCY_KEY
+from establishment.http.serializers import validated
 from tables.api.access import visible_table_session_get
 from tables.api.fields import ActionField, ActorField
 from tables.models import EventKind, TableEvent, TableSession
@@ -220,12 +221,11 @@ class ActionRecordApi(APIView):
     def post(self, request: Request, table_session_id: UUID) -> Response:
         table_session = visible_table_session_get(request.user, table_session_id)
         key = idempotency_key_get(request)
-        given = self.InputSerializer(data=request.data)
-        given.is_valid(raise_exception=True)
+        given = validated(self.InputSerializer, request)
         done = record(
             table_session=table_session,
-            action=given.validated_data["action"],
-            expected_seq=given.validated_data["expected_seq"],
+            action=given["action"],
+            expected_seq=given["expected_seq"],
             user=as_user(request.user),
             idempotency_key=key,
             client=client_of(request),
@@ -247,14 +247,13 @@ class _ReasonedJournalApi(APIView):
     def post(self, request: Request, table_session_id: UUID) -> Response:
         table_session = visible_table_session_get(request.user, table_session_id)
         key = idempotency_key_get(request)
-        given = self.input_serializer(data=request.data)
-        given.is_valid(raise_exception=True)
+        given = validated(self.input_serializer, request)
         done = type(self).service(
             table_session=table_session,
-            expected_seq=given.validated_data["expected_seq"],
+            expected_seq=given["expected_seq"],
             user=as_user(request.user),
             idempotency_key=key,
-            reason=given.validated_data["reason"],
+            reason=given["reason"],
             client=client_of(request),
         )
         return journal_line(table_session, done)

@@ -3,7 +3,7 @@ register of bankers."""
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, ClassVar
 from uuid import UUID
 
 from django.contrib.auth.models import User
@@ -19,6 +19,8 @@ from rest_framework.views import APIView
 from establishment.http.fields import ObjectField, UsernameField, client_of
 from establishment.http.pagination import ListApi, ListFilter, integer_filter
 from establishment.http.permissions import as_user
+from establishment.http.schema import post_schema
+from establishment.http.serializers import OpenedClosedSerializer, allowed_body, validated
 from establishment.models import GamingSession
 from establishment.roles import SUPERVISORS, TABLE_CONFIGURERS, Role
 from establishment.staff import role_required
@@ -100,6 +102,7 @@ class TableDetailApi(APIView):
         return Response(TableOutputSerializer(table).data)
 
 
+@post_schema(responses={201: TableOutputSerializer}, tags=["tables"])
 class TableCreateApi(APIView):
     """Create a table (managers). The engine validates the settings and fills in defaults; a
     refused setting answers 422 `E_SETTING` with the rules' message."""
@@ -113,17 +116,13 @@ class TableCreateApi(APIView):
         )
         name = serializers.CharField(max_length=100, required=False, allow_blank=True)
 
-    @extend_schema(request=InputSerializer, responses={201: TableOutputSerializer}, tags=["tables"])
     def post(self, request: Request) -> Response:
-        role_required(request.user, TABLE_CONFIGURERS, "create a table")
-        given = self.InputSerializer(data=request.data)
-        given.is_valid(raise_exception=True)
-        table = table_create(
-            **given.validated_data, created_by=as_user(request.user), client=client_of(request)
-        )
+        given = allowed_body(self.InputSerializer, request, TABLE_CONFIGURERS, "create a table")
+        table = table_create(**given, created_by=as_user(request.user), client=client_of(request))
         return Response(TableOutputSerializer(table).data, status=status.HTTP_201_CREATED)
 
 
+@post_schema(responses=TableOutputSerializer, tags=["tables"])
 class TableUpdateApi(APIView):
     """Change a table's name, seat count or settings, or take it out of service and back
     (managers). Only what is sent changes; `settings` replaces the settings, the engine filling
@@ -137,15 +136,12 @@ class TableUpdateApi(APIView):
         settings = ObjectField(required=False)
         is_active = serializers.BooleanField(required=False)
 
-    @extend_schema(request=InputSerializer, responses=TableOutputSerializer, tags=["tables"])
     def post(self, request: Request, table_id: UUID) -> Response:
         role_required(request.user, TABLE_CONFIGURERS, "change a table")
         table = get_object_or_404(Table, public_id=table_id)
-        given = self.InputSerializer(data=request.data)
-        given.is_valid(raise_exception=True)
         table_update(
             table=table,
-            **given.validated_data,
+            **validated(self.InputSerializer, request),
             updated_by=as_user(request.user),
             client=client_of(request),
         )
@@ -162,13 +158,12 @@ class TableRefSerializer(serializers.ModelSerializer[Table]):
         fields = ["public_id", "number", "name"]
 
 
-class TableSessionOutputSerializer(serializers.ModelSerializer[TableSession]):
+class TableSessionOutputSerializer(
+    OpenedClosedSerializer, serializers.ModelSerializer[TableSession]
+):
     table = TableRefSerializer(read_only=True)
     gaming_session = serializers.UUIDField(source="gaming_session.public_id", read_only=True)
     settings = ObjectField(read_only=True, help_text="The settings frozen at the opening.")
-    opened_by = UsernameField(source="opened_by.username")
-    closed_by = UsernameField(source="closed_by.username", allow_null=True)
-    is_open = serializers.BooleanField(read_only=True)
 
     class Meta:
         model = TableSession
@@ -218,6 +213,7 @@ class TableSessionDetailApi(APIView):
         return Response(TableSessionOutputSerializer(table_session).data)
 
 
+@post_schema(responses={201: TableSessionOutputSerializer}, tags=["table sessions"])
 class TableSessionOpenApi(APIView):
     """Open a table in a gaming session (inspectors and managers), with who sits where.
 
@@ -247,30 +243,23 @@ class TableSessionOpenApi(APIView):
                 parsed[int(key)] = code
             return parsed
 
-    @extend_schema(
-        request=InputSerializer,
-        responses={201: TableSessionOutputSerializer},
-        tags=["table sessions"],
-    )
     def post(self, request: Request) -> Response:
-        role_required(request.user, SUPERVISORS, "open a table")
-        given = self.InputSerializer(data=request.data)
-        given.is_valid(raise_exception=True)
-        data = given.validated_data
-        table = get_object_or_404(Table, public_id=data["table"])
-        gaming_session = get_object_or_404(GamingSession, public_id=data["gaming_session"])
+        given = allowed_body(self.InputSerializer, request, SUPERVISORS, "open a table")
+        table = get_object_or_404(Table, public_id=given["table"])
+        gaming_session = get_object_or_404(GamingSession, public_id=given["gaming_session"])
         opened = table_session_open(
             table=table,
             gaming_session=gaming_session,
             opened_by=as_user(request.user),
-            seats=data["seats"],
-            standing=data["standing"],
+            seats=given["seats"],
+            standing=given["standing"],
             client=client_of(request),
         )
         fresh = visible_table_session_get(request.user, opened.public_id)
         return Response(TableSessionOutputSerializer(fresh).data, status=status.HTTP_201_CREATED)
 
 
+@post_schema(responses=TableSessionOutputSerializer, tags=["table sessions"])
 class TableSessionCloseApi(APIView):
     """Close a table (inspectors and managers): `end_session` through the engine — reliquats
     returned, reserve fund divided (COM-3.8) — then seats, assignments and sabot closed. A coup
@@ -282,19 +271,15 @@ class TableSessionCloseApi(APIView):
         force = serializers.BooleanField(default=False)
         reason = serializers.CharField(default="", allow_blank=True, max_length=500)
 
-    @extend_schema(
-        request=InputSerializer, responses=TableSessionOutputSerializer, tags=["table sessions"]
-    )
     def post(self, request: Request, table_session_id: UUID) -> Response:
         table_session = visible_table_session_get(request.user, table_session_id)
-        given = self.InputSerializer(data=request.data)
-        given.is_valid(raise_exception=True)
+        given = validated(self.InputSerializer, request)
         table_session_close(
             table_session=table_session,
             user=as_user(request.user),
             client=client_of(request),
-            force=given.validated_data["force"],
-            reason=given.validated_data["reason"],
+            force=given["force"],
+            reason=given["reason"],
         )
         fresh = visible_table_session_get(request.user, table_session_id)
         return Response(TableSessionOutputSerializer(fresh).data)
@@ -371,9 +356,37 @@ class AssignmentListApi(ListApi):
         return self.page(request, assignments, AssignmentOutputSerializer)
 
 
-class AssignmentCreateApi(APIView):
+class _DutyChangeApi(APIView):
+    """Putting a croupier or a changeur on duty at a table session, or ending his duty
+    (inspectors and managers): the table session first (404 when not visible), then the
+    caller's role (403), then the body (400); each change calls its own service, and the answer
+    is the duty period begun or ended."""
+
+    action: ClassVar[str]  # what the refusal says the caller may not do
+    status_code: ClassVar[int] = status.HTTP_200_OK
+    InputSerializer: ClassVar[type[serializers.Serializer[Any]]]
+
+    def post(self, request: Request, table_session_id: UUID) -> Response:
+        table_session = visible_table_session_get(request.user, table_session_id)
+        given = allowed_body(self.InputSerializer, request, SUPERVISORS, self.action)
+        period = self.change(
+            table_session, given, by=as_user(request.user), client=client_of(request)
+        )
+        return Response(AssignmentOutputSerializer(period).data, status=self.status_code)
+
+    def change(
+        self, table_session: TableSession, given: dict[str, Any], *, by: User, client: str
+    ) -> CroupierAssignment:
+        raise NotImplementedError
+
+
+@post_schema(responses={201: AssignmentOutputSerializer}, tags=["table sessions"])
+class AssignmentCreateApi(_DutyChangeApi):
     """Put a croupier or a changeur on duty at a table session (inspectors and managers),
     relieving whoever holds that duty there: his period ends as the new one begins."""
+
+    action = "put staff on duty"
+    status_code = status.HTTP_201_CREATED
 
     class InputSerializer(serializers.Serializer[Any]):
         staff = serializers.SlugRelatedField(
@@ -383,49 +396,36 @@ class AssignmentCreateApi(APIView):
         )
         role = serializers.ChoiceField(choices=AssignmentRole.choices)
 
-    @extend_schema(
-        request=InputSerializer,
-        responses={201: AssignmentOutputSerializer},
-        tags=["table sessions"],
-    )
-    def post(self, request: Request, table_session_id: UUID) -> Response:
-        table_session = visible_table_session_get(request.user, table_session_id)
-        role_required(request.user, SUPERVISORS, "put staff on duty")
-        given = self.InputSerializer(data=request.data)
-        given.is_valid(raise_exception=True)
-        assignment = staff_assign(
+    def change(
+        self, table_session: TableSession, given: dict[str, Any], *, by: User, client: str
+    ) -> CroupierAssignment:
+        return staff_assign(
             table_session=table_session,
-            staff=given.validated_data["staff"],
-            role=AssignmentRole(given.validated_data["role"]),
-            assigned_by=as_user(request.user),
-            client=client_of(request),
+            staff=given["staff"],
+            role=AssignmentRole(given["role"]),
+            assigned_by=by,
+            client=client,
         )
-        return Response(AssignmentOutputSerializer(assignment).data, status=status.HTTP_201_CREATED)
 
 
-class AssignmentReleaseApi(APIView):
+@post_schema(responses={200: AssignmentOutputSerializer}, tags=["table sessions"])
+class AssignmentReleaseApi(_DutyChangeApi):
     """End the duty of the croupier or the changeur at a table session, nobody after him."""
+
+    action = "release staff from duty"
 
     class InputSerializer(serializers.Serializer[Any]):
         role = serializers.ChoiceField(choices=AssignmentRole.choices)
 
-    @extend_schema(
-        request=InputSerializer,
-        responses={200: AssignmentOutputSerializer},
-        tags=["table sessions"],
-    )
-    def post(self, request: Request, table_session_id: UUID) -> Response:
-        table_session = visible_table_session_get(request.user, table_session_id)
-        role_required(request.user, SUPERVISORS, "release staff from duty")
-        given = self.InputSerializer(data=request.data)
-        given.is_valid(raise_exception=True)
-        ended = staff_release(
+    def change(
+        self, table_session: TableSession, given: dict[str, Any], *, by: User, client: str
+    ) -> CroupierAssignment:
+        return staff_release(
             table_session=table_session,
-            role=AssignmentRole(given.validated_data["role"]),
-            released_by=as_user(request.user),
-            client=client_of(request),
+            role=AssignmentRole(given["role"]),
+            released_by=by,
+            client=client,
         )
-        return Response(AssignmentOutputSerializer(ended).data)
 
 
 # -- sabots ----------------------------------------------------------------------------------
@@ -451,11 +451,11 @@ class SabotListApi(ListApi):
         return self.page(request, sabots.order_by("number"), SabotOutputSerializer)
 
 
+@post_schema(responses={201: SabotOutputSerializer}, tags=["table sessions"])
 class SabotOpenApi(APIView):
     """Bring a new sabot to the table (the croupier on duty or an inspector); the previous one
     is closed. Forming a new shoe through the rules (`new_shoe`, `shuffle_pack`) does it too."""
 
-    @extend_schema(request=None, responses={201: SabotOutputSerializer}, tags=["table sessions"])
     def post(self, request: Request, table_session_id: UUID) -> Response:
         table_session = visible_table_session_get(request.user, table_session_id)
         sabot = sabot_open(
