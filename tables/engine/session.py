@@ -183,6 +183,9 @@ class SessionCore(Generic[S]):
     has_claims: bool = False
     # The states where a new coup can start (COM-3.8): sit, leave and end_session there only.
     coup_start_phases: frozenset[str]
+    # The actions that form a new pack or shoe (COM-2.1): none where the game deals a fresh pack
+    # at every coup.
+    new_pack_actions: frozenset[str] = frozenset()
     # The E_NOT_ELIGIBLE reason (a code) given to anybody but the croupier (COM-3.7).
     croupier_reason: str = "R_CROUPIER_ONLY"
     # The reason (a code, E_WRONG_STATE's ``where``) a game adds to a session action's

@@ -381,6 +381,24 @@ def with_reliquat_in(state: CFState, player: str, amount: int) -> CFState:
 # -- CF-6 passing the bank ------------------------------------------------------------------------
 
 
+def bank_pending(
+    state: CFState, *, banker: str | None, bank_rule: int | None = None, suite: bool = False
+) -> CFState:
+    """CF-4.1 back to bank_pending, nothing offered and no bank decision pending: ``banker``
+    holds the bank (None: vacant, CF-6.7) and announces it at ``bank_rule`` (None: free), with
+    a ``suite`` to offer or not (CF-4 carry-over)."""
+    return replace(
+        state,
+        phase=cf.BANK_PENDING,
+        banker=banker,
+        bank_rule=bank_rule,
+        suite=suite,
+        offer=None,
+        bank_after=None,
+        last_outcome=None,
+    )
+
+
 def pass_hand(state: CFState, *, outgoing: str | None, anchor: int) -> CFState:
     """CF-6.3 / COM-9.4 the hand is offered in rotation order from the banker's seat, the
     outgoing banker last if he is still seated; with nobody to offer it, the bank is vacant."""
@@ -391,8 +409,7 @@ def pass_hand(state: CFState, *, outgoing: str | None, anchor: int) -> CFState:
         state, bank_rule=None, suite=False, coup=None, bank_after=None, last_outcome=None
     )
     if not offerees:
-        # CF-6.7 / COM-9.7 vacant bank.
-        return replace(state, phase=cf.BANK_PENDING, banker=None, offer=None)
+        return bank_pending(state, banker=None)  # CF-6.7 / COM-9.7 vacant bank
     offer = Offer("hand", outgoing, anchor, offerees)
     return replace(state, phase=cf.HAND_OFFER, banker=outgoing, offer=offer)
 

@@ -19,22 +19,28 @@ from collections.abc import Callable, Mapping
 from dataclasses import replace
 from typing import Any
 
-from tables.engine.actions import AMOUNT, INT, RANK, Action, ActionSpec, Param, by_type, spec
+from tables.engine.actions import (
+    AMOUNT,
+    INT,
+    PLAYER_ID,
+    RANK,
+    Action,
+    ActionSpec,
+    Param,
+    by_type,
+    spec,
+)
 from tables.engine.cards import Pack
 from tables.engine.checks import acting, banker_only, croupier_only
 from tables.engine.chemin_de_fer.coup import (
     COUP_HANDLERS,
+    bank_pending,
     pass_hand,
     return_reliquat,
     suite_declined_by_all,
     with_reliquat_in,
 )
-from tables.engine.chemin_de_fer.legal import (
-    EXPECTED_CODES,
-    legal_actions,
-    refused,
-    table_view,
-)
+from tables.engine.chemin_de_fer.legal import EXPECTED_BY_PHASE, legal_actions, refused, table_view
 from tables.engine.chemin_de_fer.settings import CODE, TITLE, Rules, settings_table
 from tables.engine.chemin_de_fer.state import (
     BANCO_CALL,
@@ -67,7 +73,6 @@ from tables.engine.session import (
     session_specs,
 )
 from tables.engine.settings import settings_check, typed_rules
-from tables.engine.settlement import is_player_id
 from tables.engine.table import Seating, Who
 
 # -- action shapes (COM-10.2 step 1, CF-7.2) --------------------------------------------------
@@ -93,8 +98,6 @@ def claim_shape_ok(claim: object) -> bool:
     return False
 
 
-# CF-7.2 a player id: a non-empty text other than the reserved names.
-PLAYER_ID = Param("P_PLAYER_ID", is_player_id)
 TWO_RANKS = Param(
     "CF_P_TWO_RANKS",
     lambda v: isinstance(v, list) and len(v) == 2 and all(isinstance(r, str) for r in v),
@@ -130,7 +133,8 @@ ACTIONS: Mapping[str, ActionSpec] = {
         spec("take_suite"),
         spec("decline_suite"),
     ),
-    # COM-3.8 session actions; CF has no set_first_banker (CF-6.6: E_UNKNOWN_ACTION)
+    # COM-3.8 session actions, with the player id of CF-7.2 (a non-empty text other than the
+    # reserved names); CF has no set_first_banker (CF-6.6: E_UNKNOWN_ACTION)
     **session_specs(PLAYER_ID, first_banker=False),
 }
 
@@ -251,15 +255,7 @@ def _accept_bank(state: CFState, action: Action) -> CFState:
         who = _offeree(state, action, banker_may=True)  # CF-6.3 / COM-9.4
     else:
         raise refused(state, action)
-    # CF-6.3 the new banker announces a free bank.
-    return replace(
-        state,
-        phase=BANK_PENDING,
-        banker=who.player,
-        bank_rule=None,
-        suite=False,
-        offer=None,
-    )
+    return bank_pending(state, banker=who.player)  # CF-6.3 the new banker announces a free bank
 
 
 def _declined(state: CFState, action: Action, phase: str, *, banker_may: bool) -> CFState | None:
@@ -280,8 +276,7 @@ def _decline_bank(state: CFState, action: Action) -> CFState:
     passed = _declined(state, action, HAND_OFFER, banker_may=True)
     if passed is not None:
         return passed
-    # CF-6.7 everyone declined: the bank is vacant.
-    return replace(state, phase=BANK_PENDING, banker=None, bank_rule=None, suite=False, offer=None)
+    return bank_pending(state, banker=None)  # CF-6.7 everyone declined: the bank is vacant
 
 
 # -- CF-6 the bank after the coup ----------------------------------------------------------------
@@ -308,14 +303,7 @@ def _continue_bank(state: CFState, action: Action) -> CFState:
     # COM-7.1 / CF-5.5 the reliquat_in belongs to this coup's transfers.
     state = with_reliquat_in(state, who.player, reliquat)
     # CF-6.1 next bank fixed at what is kept, a suite to offer.
-    return replace(
-        state,
-        phase=BANK_PENDING,
-        bank_rule=kept,
-        suite=True,
-        bank_after=None,
-        last_outcome=None,
-    )
+    return bank_pending(state, banker=state.banker, bank_rule=kept, suite=True)
 
 
 def _take_suite(state: CFState, action: Action) -> CFState:
@@ -327,16 +315,7 @@ def _take_suite(state: CFState, action: Action) -> CFState:
     # CF-6.2 the outgoing banker's tenure ends: his reliquat is returned (CF-5.5 coup or session).
     state = return_reliquat(state, offer.outgoing, on_coup=offer.from_decision)
     # CF-6.2 the taker puts up the suite amount; he has no suite before he plays it.
-    return replace(
-        state,
-        phase=BANK_PENDING,
-        banker=who.player,
-        bank_rule=offer.amount,
-        suite=False,
-        offer=None,
-        bank_after=None,
-        last_outcome=None,
-    )
+    return bank_pending(state, banker=who.player, bank_rule=offer.amount)
 
 
 def _decline_suite(state: CFState, action: Action) -> CFState:
@@ -398,6 +377,16 @@ REASON_CODES: tuple[str, ...] = (
     "CF_S_SEATED_AT_START",
     "CF_P_TWO_RANKS",
     "CF_P_CLAIMS",
+)
+# What this game's table screen may expect next (``view()["expected"]``, from legal.py).
+EXPECTED_CODES: tuple[str, ...] = (
+    "CF_X_VACANT",
+    "CF_X_CUT",
+    "CF_X_ANNOUNCE_AT",
+    "CF_X_ANNOUNCE",
+    "CF_X_THIRD_CARD",
+    "CF_X_BANKER_RESPONSE",
+    *EXPECTED_BY_PHASE.values(),
 )
 
 

@@ -147,7 +147,7 @@ def legal_actions(state: CFState) -> tuple[LegalAction, ...]:
 
 
 # What is expected next, by state: a code of the catalogue (tables/engine/words.py).
-_EXPECTED: Mapping[str, str] = {
+EXPECTED_BY_PHASE: Mapping[str, str] = {
     BANCO_CALL: "CF_X_BANCO_CALL",
     COMPLETION: "CF_X_COMPLETION",
     OPEN_STAKING: "CF_X_OPEN_STAKING",
@@ -159,17 +159,6 @@ _EXPECTED: Mapping[str, str] = {
     HAND_OFFER: "CF_X_HAND_OFFER",
     SESSION_ENDED: "X_SESSION_ENDED",
 }
-
-# Every code ``view()["expected"]`` may hold.
-EXPECTED_CODES: tuple[str, ...] = (
-    "CF_X_VACANT",
-    "CF_X_CUT",
-    "CF_X_ANNOUNCE_AT",
-    "CF_X_ANNOUNCE",
-    "CF_X_THIRD_CARD",
-    "CF_X_BANKER_RESPONSE",
-    *_EXPECTED.values(),
-)
 
 
 def _expected(state: CFState) -> dict[str, Any]:
@@ -189,7 +178,7 @@ def _expected(state: CFState) -> dict[str, Any]:
         if coup.ponte_said == "draw":
             return {"code": "CF_X_THIRD_CARD"}
         return {"code": "CF_X_BANKER_RESPONSE"}
-    return {"code": _EXPECTED[phase]}
+    return {"code": EXPECTED_BY_PHASE[phase]}
 
 
 def _hands(state: CFState) -> list[dict[str, Any]]:

@@ -39,7 +39,6 @@ from tables.engine.errors import (
 from tables.engine.game import GameState, own_state
 from tables.engine.landsknecht.coup import COUP_HANDLERS, bank_vacant, new_banker, start_offer
 from tables.engine.landsknecht.legal import (
-    EXPECTED_CODES,
     legal_actions,
     seated_player,
     state_check,
@@ -315,7 +314,24 @@ class Landsknecht(SessionCore[LRState]):
         "LR_P_ACTOR",
         "S_REQUIRED_CHIPS",
     )
-    expected_codes = EXPECTED_CODES
+    # What its table screen may expect next (``view()["expected"]``, from legal.py).
+    expected_codes: tuple[str, ...] = (
+        "X_SESSION_ENDED",
+        "LR_X_VACANT",
+        "LR_X_FIRST_BANKER_AND_RESERVE",
+        "LR_X_OPEN_RESERVE",
+        "X_FIRST_BANKER",
+        "LR_X_SHUFFLE_AND_ANNOUNCE",
+        "LR_X_ANNOUNCE",
+        "LR_X_TAKE",
+        "LR_X_SHUFFLE",
+        "LR_X_BANKER_CARD",
+        "LR_X_PACK_EMPTY",
+        "LR_X_PONTERS_CARD",
+        "LR_X_MIDDLE_CARDS",
+        "LR_X_BANK_DECISION",
+        "X_ACCEPT_OR_DECLINE",
+    )
 
     # -- COM-3.8 / LR-4.0.1 what the session actions do here ----------------------------------
 

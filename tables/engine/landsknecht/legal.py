@@ -139,26 +139,6 @@ def legal_actions(state: LRState) -> tuple[LegalAction, ...]:
 # -- the table screen --------------------------------------------------------------------------
 
 
-# Every code ``view()["expected"]`` may hold (a code of the catalogue, tables/engine/words.py).
-EXPECTED_CODES: tuple[str, ...] = (
-    "X_SESSION_ENDED",
-    "LR_X_VACANT",
-    "LR_X_FIRST_BANKER_AND_RESERVE",
-    "LR_X_OPEN_RESERVE",
-    "X_FIRST_BANKER",
-    "LR_X_SHUFFLE_AND_ANNOUNCE",
-    "LR_X_ANNOUNCE",
-    "LR_X_TAKE",
-    "LR_X_SHUFFLE",
-    "LR_X_BANKER_CARD",
-    "LR_X_PACK_EMPTY",
-    "LR_X_PONTERS_CARD",
-    "LR_X_MIDDLE_CARDS",
-    "LR_X_BANK_DECISION",
-    "X_ACCEPT_OR_DECLINE",
-)
-
-
 def _expected_code(state: LRState) -> str:
     phase = state.phase
     if phase == SESSION_ENDED:

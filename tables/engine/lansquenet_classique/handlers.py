@@ -34,12 +34,7 @@ from tables.engine.errors import (
     wrong_state,
 )
 from tables.engine.lansquenet_classique.coup import COUP_HANDLERS, bank_offer
-from tables.engine.lansquenet_classique.legal import (
-    EXPECTED_CODES,
-    allowed_in_state,
-    legal_actions,
-    table_view,
-)
+from tables.engine.lansquenet_classique.legal import allowed_in_state, legal_actions, table_view
 from tables.engine.lansquenet_classique.settings import (
     CODE,
     SETTINGS_TABLE,
@@ -168,7 +163,7 @@ class LansquenetClassique(session.SessionCore[LCState]):
     rules_file = "lansquenet-classique.md"  # docs/rules/lansquenet-classique.md
     actions: Mapping[str, ActionSpec] = ACTIONS
     coup_start_phases = frozenset({COUP_START})  # COM-3.8
-    new_pack_actions: frozenset[str] = frozenset()  # LC-3.1 a fresh pack at every start_coup
+    # LC-3.1 a fresh pack at every start_coup: no action forms one (no new_pack_actions).
     # Every code this game may answer with (tests/engine/test_words.py checks their words).
     error_codes: tuple[str, ...] = with_common_errors(
         "LC_E_NOT_REPRISE",
@@ -188,7 +183,21 @@ class LansquenetClassique(session.SessionCore[LCState]):
         "LC_S_BASE_STAKE",
         "LC_S_SESSION_LIMIT",
     )
-    expected_codes = EXPECTED_CODES
+    # What its table screen may expect next (``view()["expected"]``, from legal.py).
+    expected_codes: tuple[str, ...] = (
+        "X_SESSION_ENDED",
+        "LC_X_VACANT",
+        "X_FIRST_BANKER",
+        "LC_X_SHUFFLE",
+        "X_WAITING",
+        "LC_X_DEAL",
+        "LC_X_BANKER_CARD",
+        "LC_X_REPRISE",
+        "LC_X_DRAWING",
+        "LC_X_BANK_DECISION",
+        "LC_X_FORCED",
+        "X_ACCEPT_OR_DECLINE",
+    )
 
     # -- COM-3.8 what the session actions do here ---------------------------------------------
     # COM-9.2 the first banker, chosen by agreement or by lot, only a coupeur (LC-2.1), takes

@@ -89,23 +89,6 @@ def legal_actions(state: LCState) -> tuple[LegalAction, ...]:
 # -- the table screen ------------------------------------------------------------------------
 
 
-# Every code ``view()["expected"]`` may hold (a code of the catalogue, tables/engine/words.py).
-EXPECTED_CODES: tuple[str, ...] = (
-    "X_SESSION_ENDED",
-    "LC_X_VACANT",
-    "X_FIRST_BANKER",
-    "LC_X_SHUFFLE",
-    "X_WAITING",
-    "LC_X_DEAL",
-    "LC_X_BANKER_CARD",
-    "LC_X_REPRISE",
-    "LC_X_DRAWING",
-    "LC_X_BANK_DECISION",
-    "LC_X_FORCED",
-    "X_ACCEPT_OR_DECLINE",
-)
-
-
 def expected_phrase(state: LCState) -> dict[str, Any]:
     """What happens next, for the table screen: a code and its parameters."""
     phase = state.phase

@@ -327,18 +327,14 @@ def successor_offer(st: LMState, outgoing: int | None, must_pass: str | None) ->
     )
 
 
+def between_coups(st: LMState) -> LMState:
+    """LM-4.1 ``bank_pending`` with nothing in play: no coup, no decision, no offer."""
+    return replace(st, phase=BANK_PENDING, coup=None, decision=None, offer=None)
+
+
 def bank_vacant(st: LMState) -> LMState:
     """LM-6.6.2 / COM-9.7: nobody took the bank."""
-    return replace(
-        st,
-        phase=BANK_PENDING,
-        banker_seat=None,
-        bank_rule=None,
-        vacant=True,
-        coup=None,
-        decision=None,
-        offer=None,
-    )
+    return replace(between_coups(st), banker_seat=None, bank_rule=None, vacant=True)
 
 
 COUP_HANDLERS: dict[str, Callable[[LMState, Action], LMState]] = {

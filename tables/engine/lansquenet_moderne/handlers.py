@@ -45,10 +45,11 @@ from tables.engine.game import GameState, own_state
 from tables.engine.lansquenet_moderne.coup import (
     COUP_HANDLERS,
     bank_vacant,
+    between_coups,
     successor_offer,
 )
 from tables.engine.lansquenet_moderne.legal import (
-    EXPECTED_CODES,
+    EXPECTED_BY_PHASE,
     banker_in,
     legal_actions,
     phase_check,
@@ -145,17 +146,13 @@ def _accept_bank(st: LMState, action: Action) -> LMState:
 def _new_banker_by_rotation(st: LMState, seat: int) -> LMState:
     """LM-6.6 / LM-6.7: holding rotation, anchor := him, purchases_in_row := 0, free bank."""
     return replace(
-        st,
-        phase=BANK_PENDING,
+        between_coups(st),
         banker_seat=seat,
         holding=ROTATION,
         anchor=seat,
         purchases_in_row=0,
         bank_rule=None,
         vacant=False,
-        coup=None,
-        decision=None,
-        offer=None,
     )
 
 
@@ -333,7 +330,19 @@ class LansquenetModerne(SessionCore[LMState]):
         "LM_S_MIN_STAKE",
         "LM_P_ACTOR",
     )
-    expected_codes = EXPECTED_CODES
+    # What its table screen may expect next (``view()["expected"]``, from legal.py).
+    expected_codes: tuple[str, ...] = (
+        "X_SESSION_ENDED",
+        "LM_X_VACANT",
+        "X_FIRST_BANKER",
+        "X_ANNOUNCE_AT",
+        "X_ANNOUNCE",
+        "LM_X_SPEAKS",
+        *EXPECTED_BY_PHASE.values(),
+        "LM_X_PACK_EMPTY",
+        "LM_X_BUY_BANK",
+        "X_ACCEPT_OR_DECLINE",
+    )
 
     # -- COM-3.8 / LM-4.0.1 what the session actions do here ----------------------------------
 

@@ -150,7 +150,7 @@ def legal_actions(st: LMState) -> tuple[LegalAction, ...]:
 
 # What is expected next in the states that name nobody: a code of the catalogue
 # (tables/engine/words.py); the banker's own states name him (``player``).
-_EXPECTED: dict[str, str] = {
+EXPECTED_BY_PHASE: dict[str, str] = {
     STANDING_COMPLETION: "LM_X_STANDING_COMPLETION",
     SHORTFALL: "LM_X_SHORTFALL",
     BANKER_CARD: "LM_X_BANKER_CARD",
@@ -159,20 +159,6 @@ _EXPECTED: dict[str, str] = {
     ABANDONMENT_PENDING: "LM_X_ABANDONMENT",
     BANK_DECISION: "LM_X_BANK_DECISION",
 }
-
-# Every code ``view()["expected"]`` may hold.
-EXPECTED_CODES: tuple[str, ...] = (
-    "X_SESSION_ENDED",
-    "LM_X_VACANT",
-    "X_FIRST_BANKER",
-    "X_ANNOUNCE_AT",
-    "X_ANNOUNCE",
-    "LM_X_SPEAKS",
-    *_EXPECTED.values(),
-    "LM_X_PACK_EMPTY",
-    "LM_X_BUY_BANK",
-    "X_ACCEPT_OR_DECLINE",
-)
 
 
 def expected_phrase(st: LMState) -> dict[str, Any]:
@@ -193,10 +179,10 @@ def expected_phrase(st: LMState) -> dict[str, Any]:
     if phase == SPEAKING and coup is not None:
         speaker = st.who_at(coup.speakers[coup.turn])
         return {"code": "LM_X_SPEAKS", "player": speaker, "round": coup.round}
-    if phase in _EXPECTED:
+    if phase in EXPECTED_BY_PHASE:
         if phase in CARD_PHASES and st.pack.left == 0:
             return {"code": "LM_X_PACK_EMPTY"}
-        return {"code": _EXPECTED[phase], "player": banker}
+        return {"code": EXPECTED_BY_PHASE[phase], "player": banker}
     offer = st.current_offer
     if phase == BANK_OFFER:
         price = offer.levels[offer.level][0]

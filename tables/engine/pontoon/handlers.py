@@ -19,22 +19,10 @@ from typing import Any
 
 from tables.engine import session
 from tables.engine.actions import AMOUNT, PLAYER_ID, RANK, SEAT, Action, ActionSpec, by_type, spec
-from tables.engine.errors import (
-    not_eligible,
-    out_of_turn,
-    unknown_action,
-    with_common_errors,
-    with_shared_reasons,
-)
+from tables.engine.errors import not_eligible, out_of_turn, with_common_errors, with_shared_reasons
 from tables.engine.game import GameState
 from tables.engine.pontoon.coup import COUP_HANDLERS, finished_check
-from tables.engine.pontoon.legal import (
-    EXPECTED_CODES,
-    legal_actions,
-    require,
-    seated_player,
-    table_view,
-)
+from tables.engine.pontoon.legal import legal_actions, require, seated_player, table_view
 from tables.engine.pontoon.settings import CODE, DEFAULT_SEAT_COUNT, SETTINGS, TITLE, Rules
 from tables.engine.pontoon.state import (
     BANK_TRANSFER,
@@ -153,7 +141,7 @@ class Pontoon(session.SessionCore[PontoonState]):
     actions: Mapping[str, ActionSpec] = ACTIONS
     handlers = HANDLERS
     coup_start_phases = frozenset({COUP_START})  # COM-3.8, PT-6.6
-    new_pack_actions: frozenset[str] = frozenset()  # PT-3.1 a fresh deck at every start_coup
+    # PT-3.1 a fresh deck at every start_coup: no action forms one (no new_pack_actions).
     # Every code this game may answer with (tests/engine/test_words.py checks their words).
     error_codes: tuple[str, ...] = with_common_errors(
         "PT_E_ALREADY_STAKED",
@@ -174,7 +162,19 @@ class Pontoon(session.SessionCore[PontoonState]):
         "PT_R_PONTOON_ONLY",
         "PT_R_NOT_OFFERED",
     )
-    expected_codes = EXPECTED_CODES
+    # What its table screen may expect next (``view()["expected"]``, from legal.py).
+    expected_codes: tuple[str, ...] = (
+        "X_SESSION_ENDED",
+        "PT_X_NEXT_COUP",
+        "PT_X_VACANT",
+        "X_FIRST_BANKER",
+        "X_ACCEPT_OR_DECLINE",
+        "PT_X_FIRST_CARD",
+        "PT_X_SECOND_CARD",
+        "PT_X_STAKING",
+        "PT_X_PLAYER_TURN",
+        "PT_X_BANKER_TURN",
+    )
 
     # -- COM-3.8 / PT-6.6 what the session actions do here ------------------------------------
     # PT-6.4 the first banker, chosen by agreement or by lot (COM-9.2), takes the bank as
@@ -209,8 +209,6 @@ class Pontoon(session.SessionCore[PontoonState]):
         assert isinstance(state, PontoonState)
         # PT-7.3 an actor is an integer or a non-empty string
         ACTIONS[action.type].empty_actor_check(action)
-        if action.type not in ACTIONS:  # the shape check has refused it already
-            raise unknown_action(action.type, CODE)
         finished_check(state, action)  # PT-7.1 step 2, PT-7.2
         return self.dispatch(state, action)
 

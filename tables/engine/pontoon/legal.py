@@ -126,21 +126,6 @@ def _coup_start_actions(state: PontoonState) -> list[LegalAction]:
 # -- the table screen --------------------------------------------------------------------------
 
 
-# Every code ``view()["expected"]`` may hold (a code of the catalogue, tables/engine/words.py).
-EXPECTED_CODES: tuple[str, ...] = (
-    "X_SESSION_ENDED",
-    "PT_X_NEXT_COUP",
-    "PT_X_VACANT",
-    "X_FIRST_BANKER",
-    "X_ACCEPT_OR_DECLINE",
-    "PT_X_FIRST_CARD",
-    "PT_X_SECOND_CARD",
-    "PT_X_STAKING",
-    "PT_X_PLAYER_TURN",
-    "PT_X_BANKER_TURN",
-)
-
-
 def _expected(state: PontoonState) -> dict[str, Any]:
     """What is expected next: a code and its parameters."""
     phase, coup = state.phase, state.coup
