@@ -176,15 +176,9 @@ def house_settings_change(
             values[name] = _checked(fields, name, value)
     reason = fields.text("reason", reason, max_length=500)
     fields.refuse_if_any()
-    version = HouseSettings.objects.create(
-        **values, changed_at=timezone.now(), changed_by=changed_by, reason=reason
-    )
-    audit(
-        user=changed_by,
-        action="house_settings_change",
-        client=client,
-        version=str(version.public_id),
-        reason=reason,
-        settings={name: str(values[name]) for name in HOUSE_FIELDS},
-    )
+    version = HouseSettings(**values, changed_at=timezone.now(), changed_by=changed_by)
+    version.reason = reason
+    version.save()
+    snapshot = {name: str(values[name]) for name in HOUSE_FIELDS} | {"reason": reason}
+    audit(user=changed_by, action="house_settings_change", client=client, settings=snapshot)
     return version

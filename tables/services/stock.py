@@ -7,8 +7,8 @@ naming the table where the number is.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
-from typing import TYPE_CHECKING, Any
+from collections.abc import Callable, Iterable
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from django.db import IntegrityError, transaction
 from django.utils import timezone
@@ -25,6 +25,8 @@ from tables.services.tables import open_table_session_lock
 if TYPE_CHECKING:
     from django.contrib.auth.models import User
 
+_T = TypeVar("_T")
+
 # At most this many numbers received at once (a delivery of cards, not a typo of a range).
 RECEIVE_MOST = 1000
 
@@ -34,6 +36,17 @@ class StockBusyError(DomainError):
 
     code = ErrorCode.STOCK_UNAVAILABLE
     http_status = 409
+
+
+def _written_once(write: Callable[[], _T], refusal: str) -> _T:
+    """Rows written in one go: another screen that wrote the same numbers in the same instant
+    makes the unique indexes refuse (in the words of `refusal`), and nothing of this write is
+    kept."""
+    try:
+        with transaction.atomic():
+            return write()
+    except IntegrityError:
+        raise StockBusyError(refusal) from None
 
 
 def stock_kind(kind: Any, fields: Fields) -> str:
@@ -94,32 +107,16 @@ def stock_receive(
             numbers=taken,
         )
     now = timezone.now()
-    try:
-        with transaction.atomic():
-            items = StockItem.objects.bulk_create(
-                StockItem(
-                    kind=kind,
-                    number=number,
-                    decks=decks,
-                    received_at=now,
-                    received_by=received_by,
-                    received_from=received_from,
-                )
-                for number in numbers
-            )
-    except IntegrityError:
-        raise StockBusyError(
-            _("Someone received some of these numbers at the same moment; look again."),
-        ) from None
+    delivery = {"decks": decks, "received_from": received_from}
+    items = _written_once(
+        lambda: StockItem.objects.bulk_create(
+            StockItem(kind=kind, number=n, received_at=now, received_by=received_by, **delivery)
+            for n in numbers
+        ),
+        _("Someone received some of these numbers at the same moment; look again."),
+    )
     audit(
-        user=received_by,
-        action="stock_receive",
-        client=client,
-        kind=kind,
-        first=first,
-        last=last,
-        decks=decks,
-        received_from=received_from,
+        user=received_by, action="stock_receive", client=client, kind=kind, first=first, last=last
     )
     return items
 
@@ -205,20 +202,12 @@ def stock_assign(
                 item=item, table_session=locked, assigned_at=now, assigned_by=assigned_by
             )
         )
-    try:
-        with transaction.atomic():
-            StockAssignment.objects.bulk_create(assignments)
-    except IntegrityError:
-        raise StockBusyError(
-            _("Someone assigned one of these numbers at the same moment; look again."),
-        ) from None
+    _written_once(
+        lambda: StockAssignment.objects.bulk_create(assignments),
+        _("Someone assigned one of these numbers at the same moment; look again."),
+    )
     audit(
-        user=assigned_by,
-        action="stock_assign",
-        table_session=locked,
-        client=client,
-        kind=kind,
-        numbers=wanted,
+        user=assigned_by, action="stock_assign", table_session=locked, client=client, numbers=wanted
     )
     return assignments
 

@@ -137,7 +137,7 @@ def test_a_change_is_a_new_version_with_who_and_why() -> None:
     row = AuditEntry.objects.get(action="house_settings_change")
     assert row.actor == manager
     assert row.data["settings"]["cents_per_chip"] == "10"
-    assert row.data["reason"] == "A chip is worth ten cents."
+    assert row.data["settings"]["reason"] == "A chip is worth ten cents."
 
 
 @pytest.mark.django_db
