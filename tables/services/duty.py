@@ -22,7 +22,7 @@ from establishment.roles import SUPERVISORS, Role
 from establishment.services import audit
 from establishment.staff import role_required
 from tables.models import AssignmentRole, CroupierAssignment, TableSession
-from tables.services.tables import open_table_session_lock
+from tables.services.writing import open_table_session_lock
 
 if TYPE_CHECKING:
     from datetime import datetime

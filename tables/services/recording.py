@@ -22,7 +22,15 @@ from establishment.errors import DomainError, ErrorCode
 from tables.engine import CoupRecord, GameState, RuleError, Transfer
 from tables.engine.registry import NEW_PACK_ACTIONS
 from tables.engine.session import ENTERING, NAMING_BANKER
-from tables.models import BankTenure, Coup, EventKind, Sabot, SeatOccupancy, TableSession
+from tables.models import (
+    BankTenure,
+    Coup,
+    EventKind,
+    Sabot,
+    SeatOccupancy,
+    StockItem,
+    TableSession,
+)
 from tables.postings import (
     SESSION_POSTING,
     coup_after_posting,
@@ -32,6 +40,7 @@ from tables.postings import (
 )
 from tables.services.books import accounts_for, players_by_code, transfers_post
 from tables.services.journal import Journal, journal_advance, journal_get, last_seq_get
+from tables.services.stock import stock_for_new_shoe
 from tables.services.writing import Recorded, journal_lock, request_payload
 from tables.words import say
 
@@ -120,12 +129,15 @@ def record(
     user: User,
     idempotency_key: str,
     client: str = "",
+    stock_number: int | None = None,
 ) -> Recorded:
     """Record one action at a table (a card, a stake, a decision, a session action).
 
     `action` is the engine's form: `{"type": ..., "actor": ..., <parameters>}`.
     `expected_seq` is the number this action will get (the last one the screen saw plus one).
-    A person brought into play is checked at the door first (`admission_check`).
+    A person brought into play is checked at the door first (`admission_check`). A new shoe or
+    pack is formed from one of the house's numbered sabots or packs at the table
+    (`stock_number`, model 19) when the séance has any (`stock_for_new_shoe`).
     """
     admission_check(table_session, action, user=user, client=client)
     with transaction.atomic(durable=True):
@@ -151,6 +163,8 @@ def record(
             after = journal_advance(journal, seq, EventKind.ACTION, action)
         except RuleError as error:
             raise RuleRefusedError(error, game=locked.game, state=journal.state.phase) from error
+        how = str(action.get("type", ""))
+        stock_item = stock_for_new_shoe(locked, stock_number) if how in NEW_PACK_ACTIONS else None
         if action.get("type") in ("sit", "add_standing"):
             players_by_code([action["player"]])  # the engine knows ids; the house knows players
         outcome = consequences_book(
@@ -159,8 +173,9 @@ def record(
             after=after,
             seq=seq,
             user=user,
-            how=str(action.get("type", "")),
+            how=how,
             action=action,
+            stock_item=stock_item,
         )
         write.append(
             EventKind.ACTION,
@@ -219,8 +234,10 @@ def consequences_book(
     user: User,
     how: str,
     action: Mapping[str, Any] | None = None,
+    stock_item: StockItem | None = None,
 ) -> dict[str, Any]:
-    """Book what one accepted event changed: ledger, coups, bank register, seats, sabots."""
+    """Book what one accepted event changed: ledger, coups, bank register, seats, sabots (the
+    new one formed from `stock_item`, when the house numbers them)."""
     state = after.state
     settled, amended, moved = _new_money(before.state, state)
     owners: set[str] = set()
@@ -263,7 +280,7 @@ def consequences_book(
     if before.state.seating != state.seating:
         seats_sync(table_session, state, now)
     if how in NEW_PACK_ACTIONS:
-        _sabot_next(table_session, user, now, seq, before.state, action)
+        _sabot_next(table_session, user, now, seq, before.state, action, stock_item)
     return {
         "state": state.phase,
         "banker": state.banker,
@@ -326,6 +343,7 @@ def _sabot_next(
     seq: int,
     before: GameState,
     action: Mapping[str, Any] | None,
+    stock_item: StockItem | None,
 ) -> None:
     """A new shoe (CF-3) or a new pack (LM-3) was formed: the previous sabot is finished.
 
@@ -339,6 +357,7 @@ def _sabot_next(
         now,
         opened_seq=seq,
         cut_by=players_by_code([cutter])[cutter] if cutter else None,
+        stock_item=stock_item,
     )
 
 
@@ -349,12 +368,15 @@ def sabot_replace(
     *,
     opened_seq: int | None = None,
     cut_by: Any = None,
+    stock_item: StockItem | None = None,
 ) -> Sabot:
     """Close the sabot in play, if any, and bring the next one (numbers run 1, 2, …), with the
     decks the table's settings say."""
     Sabot.objects.filter(table_session=table_session, closed_at__isnull=True).update(closed_at=now)
     last = Sabot.objects.filter(table_session=table_session).aggregate(last=Max("number"))
     decks = table_session.settings.get("decks", 1)
+    if stock_item is not None:
+        decks = stock_item.decks
     return Sabot.objects.create(
         table_session=table_session,
         number=(last["last"] or 0) + 1,
@@ -363,4 +385,5 @@ def sabot_replace(
         opened_by=opened_by,
         opened_seq=opened_seq,
         cut_by=cut_by,
+        stock_item=stock_item,
     )

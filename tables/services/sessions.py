@@ -37,6 +37,7 @@ from tables.postings import table_session_place
 from tables.services.corrections import open_coup_void
 from tables.services.journal import Journal, journal_advance, journal_get, last_seq_get
 from tables.services.recording import TableInterruptedError, consequences_book
+from tables.services.stock import stock_return_all
 from tables.services.writing import JournalWrite, reasoned_writer, supervise_check
 
 if TYPE_CHECKING:
@@ -181,6 +182,7 @@ def _close_locked(
         released_at=now
     )
     Sabot.objects.filter(table_session=locked, closed_at__isnull=True).update(closed_at=now)
+    returned = stock_return_all(locked, user, now)  # model 19: the numbers come back
     locked.closed_at = now
     locked.closed_by = user
     fields = ["closed_at", "closed_by"]
@@ -198,6 +200,7 @@ def _close_locked(
         client=client,
         table=locked.table.number,
         postings=outcome["postings"],
+        stock_returned=returned,
         **forced,
     )
     # The table's reconciliation (ledger.reconcile_table_session), sent once the close commits:

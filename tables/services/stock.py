@@ -20,7 +20,7 @@ from establishment.roles import SUPERVISORS
 from establishment.services import audit
 from establishment.staff import role_required
 from tables.models import StockAssignment, StockItem, StockKind, TableSession
-from tables.services.tables import open_table_session_lock
+from tables.services.writing import open_table_session_lock
 
 if TYPE_CHECKING:
     from django.contrib.auth.models import User

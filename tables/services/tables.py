@@ -26,7 +26,8 @@ from tables.models import EventKind, Sabot, Table, TableSession
 from tables.services.books import players_by_code
 from tables.services.journal import Journal, engine_start
 from tables.services.recording import RuleRefusedError, sabot_replace, seats_sync
-from tables.services.writing import JournalWrite, operate_check
+from tables.services.stock import stock_for_new_shoe
+from tables.services.writing import JournalWrite, open_table_session_lock, operate_check
 from tables.validation import default_seat_count
 from tables.words import say
 
@@ -160,20 +161,21 @@ def table_session_open(
         return opened
 
 
-def open_table_session_lock(table_session: TableSession) -> TableSession:
-    locked = TableSession.objects.select_for_update().get(pk=table_session.pk)
-    if locked.closed_at is not None:
-        raise InvalidStateError("This table is closed.")
-    return locked
-
-
 @transaction.atomic
-def sabot_open(*, table_session: TableSession, opened_by: User, client: str = "") -> Sabot:
+def sabot_open(
+    *,
+    table_session: TableSession,
+    opened_by: User,
+    client: str = "",
+    stock_number: int | None = None,
+) -> Sabot:
     """Bring a new sabot to the table (the croupier on duty or an inspector): the previous one
-    is closed; numbers run 1, 2, …"""
+    is closed; numbers run 1, 2, …; formed from one of the house's numbered sabots at the table
+    when the séance has any (model 19)."""
     locked = open_table_session_lock(table_session)
     operate_check(opened_by, locked)
-    sabot = sabot_replace(locked, opened_by, timezone.now())
+    stock_item = stock_for_new_shoe(locked, stock_number)
+    sabot = sabot_replace(locked, opened_by, timezone.now(), stock_item=stock_item)
     audit(
         user=opened_by,
         action="sabot_open",
@@ -181,5 +183,6 @@ def sabot_open(*, table_session: TableSession, opened_by: User, client: str = ""
         client=client,
         sabot=sabot.number,
         decks=sabot.decks,
+        stock_number=stock_item.number if stock_item else None,
     )
     return sabot

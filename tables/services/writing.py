@@ -25,7 +25,12 @@ from django.db import connection, transaction
 from django.db.models import Exists, Model, OuterRef
 from django.utils import timezone
 
-from establishment.errors import DomainError, ErrorCode, PermissionDeniedError
+from establishment.errors import (
+    DomainError,
+    ErrorCode,
+    InvalidStateError,
+    PermissionDeniedError,
+)
 from establishment.roles import SUPERVISORS, Role
 from establishment.services import audit_entry
 from establishment.staff import roles_of
@@ -376,3 +381,12 @@ def _lock_and_head(
     last_seq, earlier = last if last is not None else (None, None)
     found = None if events is None or tail is None else (tail, sql.events_converted(events))
     return sql.table_session_built(row, columns), last_seq, earlier, found
+
+
+def open_table_session_lock(table_session: TableSession) -> TableSession:
+    """The table session's row locked, for a write outside the journal (duty, stock, sabots):
+    refused when the table is closed."""
+    locked = TableSession.objects.select_for_update().get(pk=table_session.pk)
+    if locked.closed_at is not None:
+        raise InvalidStateError("This table is closed.")
+    return locked

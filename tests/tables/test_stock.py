@@ -11,7 +11,9 @@ from django.utils import timezone
 from establishment.errors import ErrorCode, InvalidInputError, PermissionDeniedError
 from establishment.models import AuditEntry
 from establishment.roles import Role
-from tables.models import StockAssignment, StockItem
+from tables.models import Sabot, StockAssignment, StockItem, TableSession
+from tables.services import Recorded, record, sabot_open, table_session_close
+from tables.services.journal import last_seq_get
 from tables.services.stock import (
     StockBusyError,
     stock_assign,
@@ -20,8 +22,9 @@ from tables.services.stock import (
     stock_receive,
     stock_return,
 )
-from tests.concurrency.kit import CF_SETTINGS, Floor, cf_table
+from tests.concurrency.kit import CF_SETTINGS, Croupier, Floor, cf_table
 from tests.factories import UserFactory
+from tests.tables.conftest import Around
 
 pytestmark = pytest.mark.django_db
 DECKS = CF_SETTINGS["decks"]
@@ -142,3 +145,53 @@ def test_the_new_shoe_takes_one_of_the_numbers_at_the_table(floor: Floor) -> Non
     item = stock_for_new_shoe(table, 4)
     assert item is not None
     assert item.number == 4
+
+
+def test_a_new_shoe_at_a_numbered_table_is_formed_from_a_number_there_once(
+    floor: Floor, around: Around
+) -> None:
+    _receive(floor, 1, 5)
+    table = cf_table(floor)
+    stock_assign(table_session=table, kind="sabot", numbers=[3, 4], assigned_by=floor.inspector)
+    at = Croupier(table, floor.croupier, around)
+    before = last_seq_get(table)
+    with pytest.raises(StockBusyError) as refused:
+        at.do("new_shoe", cut_by=1)  # no number chosen
+    assert refused.value.extra["numbers"] == [3, 4]
+    assert last_seq_get(table) == before  # nothing recorded
+    done = _new_shoe(at, table, 4)
+    assert done.seq == before + 1
+    sabot = Sabot.objects.get(table_session=table, closed_at=None)
+    assert sabot.stock_item is not None
+    assert (sabot.stock_item.number, sabot.number) == (4, 1)
+    with pytest.raises(StockBusyError):
+        sabot_open(table_session=table, opened_by=floor.inspector, stock_number=4)  # used
+    again = sabot_open(table_session=table, opened_by=floor.inspector, stock_number=3)
+    assert again.stock_item is not None
+    assert (again.stock_item.number, again.number) == (3, 2)
+
+
+def test_the_close_of_the_seance_returns_its_numbers(floor: Floor, around: Around) -> None:
+    _receive(floor, 1, 2)
+    table = cf_table(floor)
+    stock_assign(table_session=table, kind="sabot", numbers=[1, 2], assigned_by=floor.inspector)
+    with around():
+        table_session_close(table_session=table, user=floor.inspector)
+    assert not StockAssignment.objects.filter(returned_at=None).exists()
+    assert set(StockAssignment.objects.values_list("returned_by", flat=True)) == {
+        floor.inspector.pk
+    }
+    row = AuditEntry.objects.get(action="table_close", table_session_id=table.pk)
+    assert row.data["stock_returned"] == [1, 2]
+
+
+def _new_shoe(at: Croupier, table: TableSession, number: int) -> Recorded:
+    with at.around():
+        return record(
+            table_session=table,
+            action={"type": "new_shoe", "actor": "croupier", "cut_by": 1},
+            expected_seq=last_seq_get(table) + 1,
+            user=at.user,
+            idempotency_key=f"shoe-{number}",
+            stock_number=number,
+        )
