@@ -21,6 +21,8 @@ from tables.models import (
     CroupierAssignment,
     Sabot,
     SeatOccupancy,
+    StockAssignment,
+    StockItem,
     Table,
     TableEvent,
     TableSession,
@@ -343,3 +345,32 @@ def relief_get(*, table_session: TableSession, user: Any) -> CroupierAssignment 
     if periods.filter(released_at__isnull=True).exists():
         return None
     return periods.select_related("released_by").order_by("-released_at", "-pk").first()
+
+
+def stock_free_numbers(*, table_session_id: int) -> list[int]:
+    """The numbered sabots and packs at a table that no shoe has used yet (model 19): what the
+    croupier picks a new shoe from."""
+    return list(
+        StockAssignment.objects.filter(
+            table_session_id=table_session_id, returned_at__isnull=True, item__sabots__isnull=True
+        )
+        .order_by("item__number")
+        .values_list("item__number", flat=True)
+    )
+
+
+def stock_list(*, table_session: TableSession | None = None) -> QuerySet[StockItem]:
+    """The house's numbered sabots and packs with where each is (model 19), or those that have
+    been at one séance."""
+    items = StockItem.objects.select_related("received_by", "destroyed_by").prefetch_related(
+        Prefetch(
+            "assignments",
+            queryset=StockAssignment.objects.select_related(
+                "table_session__table", "assigned_by", "returned_by"
+            ).order_by("assigned_at", "pk"),
+        ),
+        "sabots",
+    )
+    if table_session is not None:
+        items = items.filter(assignments__table_session=table_session).distinct()
+    return items.order_by("kind", "number")

@@ -65,6 +65,7 @@ LINKS: tuple[Link, ...] = (
     ),
     Link("exclusions", "reception:exclusions", _("Exclusions"), frozenset({Role.RECEPTION})),
     Link("duty", "console:duty", _("Duty"), frozenset({Role.INSPECTOR})),
+    Link("stock", "console:stock", _("Sabots"), frozenset({Role.INSPECTOR, Role.MANAGER})),
     Link("reports", "reports:list", _("Reports"), frozenset({Role.MANAGER, Role.AUDITOR})),
     Link("registers", "registers:index", _("Registers"), frozenset({Role.MANAGER, Role.AUDITOR})),
     Link("audit", "audit:index", _("Audit"), frozenset({Role.AUDITOR})),

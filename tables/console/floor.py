@@ -1,7 +1,7 @@
 """The floor: every open table at a glance, and what the inspectors do there.
 
 Opening and closing the night (the gaming session) and its tables, interrupting and resuming
-play, assigning croupiers. Each write is an inspector's (`_inspector_check`), calls one service
+play, assigning croupiers. Each write is an inspector's (`inspector_check`), calls one service
 (docs/conventions.md, rule 1) and answers with the floor drawn again, a refusal shown on it.
 """
 
@@ -111,12 +111,12 @@ def floor_answer(
     return page_or_part(request, FLOOR, "floor", context, status=status)
 
 
-def _floor_check(request: ConsoleRequest) -> None:
+def floor_check(request: ConsoleRequest) -> None:
     if not sees_floor(request.user):
         raise PermissionDeniedError(_("The floor view is for inspectors, auditors and managers."))
 
 
-def _inspector_check(request: ConsoleRequest) -> None:
+def inspector_check(request: ConsoleRequest) -> None:
     # The services check the same set (`establishment.roles.SUPERVISORS`); asked here first, the
     # refusal is in the croupier's language and nothing of the form is read.
     if not roles_of(request.user) & SUPERVISORS:
@@ -127,12 +127,12 @@ def _inspector_check(request: ConsoleRequest) -> None:
 @console_view
 def floor(request: ConsoleRequest) -> HttpResponse:
     """Every table of the session: state, banker, bank, cagnotte; polled every few seconds."""
-    _floor_check(request)
+    floor_check(request)
     return page_or_part(request, FLOOR, "floor", _floor_context(request) | {"problem": None})
 
 
 def _floor_write(request: ConsoleRequest, write: Callable[[], object]) -> HttpResponse:
-    _inspector_check(request)
+    inspector_check(request)
     try:
         write()
     except DomainError as error:
@@ -147,7 +147,7 @@ def _floor_or_table_write(
     """A write on a table asked from the floor, or from the table screen (`from=table`): the
     answer is the screen it was asked from (on the table screen, about control `control`)."""
     if request.POST.get("from") == "table":
-        _inspector_check(request)
+        inspector_check(request)
         return table_write(request, table_session, control, write)
     return _floor_write(request, write)
 
@@ -269,7 +269,7 @@ def duty_change(request: ConsoleRequest, table_session: UUID) -> HttpResponse:
 @console_view
 def voids(request: ConsoleRequest) -> HttpResponse:
     """The voids waiting for a decision, each decided here (as on the floor)."""
-    _floor_check(request)
+    floor_check(request)
     return voids_answer(request)
 
 
@@ -290,7 +290,7 @@ def voids_answer(
 @console_view
 def duty(request: ConsoleRequest) -> HttpResponse:
     """Every duty period of the night: who, role, table, from, until, who assigned, who ended."""
-    _floor_check(request)
+    floor_check(request)
     session = _gaming_session()
     periods = list(duty_period_list(gaming_session=session)) if session else []
     return page_or_part(

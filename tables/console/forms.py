@@ -285,3 +285,10 @@ class LanguageForm(forms.ModelForm[StaffPreference]):
     class Meta:
         model = StaffPreference
         fields = ["language"]
+
+
+def stock_number_of(value: Any) -> int | None:
+    """The numbered sabot a new shoe is formed from, as the screen posts it (model 19): a
+    number, or None when none was chosen (the service says which ones there are)."""
+    text = str(value or "").strip()
+    return int(text) if text.isdigit() and len(text) <= 9 else None

@@ -26,11 +26,14 @@ from tables.console.vocabulary import (
     reason_label,
 )
 from tables.engine import RANKS, game_get
+from tables.engine.registry import NEW_PACK_ACTIONS
 from tables.engine.settlement import RESERVE_FUND
 from tables.models import Coup
-from tables.selectors import TableState
+from tables.selectors import TableState, stock_free_numbers
 
 CROUPIER = "croupier"
+# The field a new shoe's numbered sabot comes in (model 19): the house's, not the engine's.
+STOCK_PARAM = "sabot"
 RECENT_COUPS = 5
 
 
@@ -225,10 +228,18 @@ def _claim_candidates(state: TableState) -> tuple[Choice, ...]:
     return tuple(seated + standing)
 
 
+def _stock_param(state: TableState) -> list[ParamView]:
+    """A new shoe or pack at a table with numbered sabots (model 19): the numbers still unused
+    there, one tap each; nothing when the séance has none."""
+    numbers = stock_free_numbers(table_session_id=state.table_session.pk)
+    choices = tuple(Choice(str(n), str(n), i == 0) for i, n in enumerate(numbers))
+    return [ParamView(STOCK_PARAM, "stock", True, choices)] if numbers else []
+
+
 def _params(state: TableState, action_type: str, view: Mapping[str, Any]) -> tuple[ParamView, ...]:
     spec = game_get(state.table_session.game).actions[action_type]
     limit = view.get("to_cover") if view.get("to_cover") else view.get("bank")
-    out: list[ParamView] = []
+    out: list[ParamView] = _stock_param(state) if action_type in NEW_PACK_ACTIONS else []
     for name, kind, required in spec_params(spec):
         choices: tuple[Choice, ...] = ()
         if kind == Kind.SEAT:

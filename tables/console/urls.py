@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from django.urls import URLPattern, URLResolver, path
 
-from tables.console import configuration, corrections, floor, home, views
+from tables.console import configuration, corrections, floor, home, stock, views
 
 app_name = "console"
 
@@ -18,6 +18,11 @@ urlpatterns: list[URLPattern | URLResolver] = [
     path("floor/tables/open/", floor.table_open, name="table-open"),
     path("floor/duty/", floor.duty, name="duty"),
     path("floor/voids/", floor.voids, name="voids"),
+    path("floor/stock/", stock.stock, name="stock"),
+    path("floor/stock/receive/", stock.receive, name="stock-receive"),
+    path("floor/stock/assign/", stock.assign, name="stock-assign"),
+    path("floor/stock/return/", stock.take_back, name="stock-return"),
+    path("floor/stock/destroy/", stock.destroy, name="stock-destroy"),
     path("voids/<uuid:void>/", corrections.void_answer, name="void-decide"),
     path(_table, views.table_screen, name="table"),
     path(f"{_table}seq/", views.table_poll, name="poll"),

@@ -53,8 +53,8 @@ from tables.console.access import (
     table_session_get,
     table_session_reference,
 )
-from tables.console.forms import ActionForm
-from tables.console.screen import RECENT_COUPS, new_key, screen_build
+from tables.console.forms import ActionForm, stock_number_of
+from tables.console.screen import RECENT_COUPS, STOCK_PARAM, new_key, screen_build
 from tables.engine import game_get
 from tables.models import AssignmentRole, TableSession
 from tables.selectors import (
@@ -452,6 +452,7 @@ def action_record(request: ConsoleRequest, table_session: UUID) -> HttpResponse:
             user=user,
             idempotency_key=form.cleaned_data["key"],
             client=client_of(request),
+            stock_number=stock_number_of(request.POST.get(STOCK_PARAM)),
         )
     except PermissionDeniedError:
         if request.htmx and relief_get(table_session=reference, user=user) is not None:

@@ -4,8 +4,12 @@ tables at once, said in words by the service and held by the database."""
 
 from __future__ import annotations
 
+import re
+
 import pytest
 from django.db import IntegrityError, transaction
+from django.test import Client
+from django.urls import reverse
 from django.utils import timezone
 
 from establishment.errors import ErrorCode, InvalidInputError, PermissionDeniedError
@@ -195,3 +199,70 @@ def _new_shoe(at: Croupier, table: TableSession, number: int) -> Recorded:
             idempotency_key=f"shoe-{number}",
             stock_number=number,
         )
+
+
+HX = {"HX-Request": "true"}
+
+
+def test_the_floor_receives_assigns_takes_back_and_destroys(floor: Floor) -> None:
+    table = cf_table(floor)
+    inspector = Client()
+    inspector.force_login(floor.inspector)
+    done = inspector.post(
+        reverse("console:stock-receive"),
+        {"kind": "sabot", "first": "1", "last": "4", "decks": str(DECKS), "received_from": "CdF"},
+        headers=HX,
+    )
+    assert done.status_code == 200
+    assert done.content.decode().count('data-kind="sabot"') == 4
+    assign = reverse("console:stock-assign")
+    answer = inspector.post(
+        assign,
+        {"table_session": str(table.public_id), "kind": "sabot", "numbers": "1, 3-4"},
+        headers=HX,
+    )
+    assert answer.status_code == 200
+    assert sorted(StockAssignment.objects.values_list("item__number", flat=True)) == [1, 3, 4]
+    for bad, status in (
+        ({"table_session": str(table.public_id), "kind": "sabot", "numbers": "2, x"}, 422),
+        ({"table_session": "not-a-table", "kind": "sabot", "numbers": "2"}, 409),
+        ({"table_session": str(table.public_id), "kind": "sabot", "numbers": "1"}, 409),
+    ):
+        refused = inspector.post(assign, bad, headers=HX)
+        assert refused.status_code == status, bad
+        assert 'data-testid="problem"' in refused.content.decode()
+    assert StockAssignment.objects.count() == 3  # nothing of the refusals
+    inspector.post(reverse("console:stock-return"), {"kind": "sabot", "number": "4"}, headers=HX)
+    destroyed = inspector.post(
+        reverse("console:stock-destroy"),
+        {"kind": "sabot", "number": "4", "reason": "a card torn"},
+        headers=HX,
+    )
+    assert "a card torn" in destroyed.content.decode()
+    croupier = Client()
+    croupier.force_login(floor.croupier)
+    assert croupier.get(reverse("console:stock")).status_code == 403
+    refused = croupier.post(assign, {"table_session": str(table.public_id)}, headers=HX)
+    assert refused.status_code == 403
+
+
+def test_the_table_screen_offers_the_numbers_at_the_table_for_the_new_shoe(floor: Floor) -> None:
+    _receive(floor, 7, 9)
+    table = cf_table(floor)
+    stock_assign(table_session=table, kind="sabot", numbers=[7, 9], assigned_by=floor.inspector)
+    croupier = Client()
+    croupier.force_login(floor.croupier)
+    url = reverse("console:table", kwargs={"table_session": table.public_id})
+    page = croupier.get(url).content.decode()
+    control = page[page.index('data-type="new_shoe"') :]
+    control = control[: control.index("</form>")]
+    assert 'name="sabot" value="7"' in control and 'name="sabot" value="9"' in control
+    meta = page[page.index('id="screen-meta"') :]
+    fields = dict(re.findall(r'name="(\w+)" value="([^"]*)"', meta[: meta.index("</div>")]))
+    record_url = reverse("console:record", kwargs={"table_session": table.public_id})
+    shoe = {**fields, "type": "new_shoe", "actor": "croupier", "cut_by": "1", "sabot": "9"}
+    answer = croupier.post(record_url, shoe, headers=HX)
+    assert answer.status_code == 200
+    sabot = Sabot.objects.get(table_session=table, closed_at=None)
+    assert sabot.stock_item is not None
+    assert sabot.stock_item.number == 9
