@@ -45,6 +45,11 @@ class AccountKind(models.TextChoices):
     CAGNOTTE = "cagnotte", _("Cagnotte")  # place + gaming session (COM-6)
     RELIQUAT = "reliquat", _("Reliquat")  # player (the banker) + place (COM-7)
     RESERVE_FUND = "reserve_fund", _("Reserve fund")  # place + gaming session (COM-8)
+    # The count of a cagnotte box against its books (art. 70, docs/registers.md model 11): a
+    # surplus is added to the levy, a shortfall is borne by the casino's cash.
+    COUNT_DIFFERENCE = "count_difference", _("Count difference")  # place (the count's)
+    LEVY_SURPLUS = "levy_surplus", _("Levy from a count's surplus")  # place (the count's)
+    HOUSE_CASH = "house_cash", _("The casino's cash")  # place (the house)
 
 
 # Which identifying fields each kind of account has; every other one is empty.
@@ -55,6 +60,9 @@ ACCOUNT_KEY_FIELDS: dict[str, tuple[str, ...]] = {
     AccountKind.CAGNOTTE: ("place", "gaming_session"),
     AccountKind.RELIQUAT: ("player", "place"),
     AccountKind.RESERVE_FUND: ("place", "gaming_session"),
+    AccountKind.COUNT_DIFFERENCE: ("place",),
+    AccountKind.LEVY_SURPLUS: ("place",),
+    AccountKind.HOUSE_CASH: ("place",),
 }
 _ALL_KEY_FIELDS = ("player", "gaming_session", "place", "number")
 

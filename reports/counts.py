@@ -17,7 +17,9 @@ def count_rows(counts: Iterable[CountedCagnotte]) -> list[dict[str, Any]]:
         (
             {
                 "table": count.table.number,
+                "table_session": str(count.table_session.public_id),
                 "counted": count.counted_chips,
+                "posting": count.posting,
                 "counted_by": count.counted_by.get_username(),
                 "witness": count.witness.get_username(),
                 "counted_at": when(count.counted_at),
@@ -25,7 +27,7 @@ def count_rows(counts: Iterable[CountedCagnotte]) -> list[dict[str, Any]]:
             }
             for count in counts
         ),
-        key=lambda row: row["table"],
+        key=lambda row: (row["table"], row["table_session"]),
     )
 
 
@@ -39,7 +41,13 @@ def cagnotte_compare(
 ) -> dict[str, Any]:
     """Per table: expected (col. 8), counted (col. 9), the difference and its kind, and the
     amount for the control register; totals keep surpluses and shortfalls apart."""
-    counted = {row["table"]: row for row in counts}
+    # A table that opened twice in the night has one count per séance: its box is the sum.
+    counted: dict[int, dict[str, Any]] = {}
+    for given in counts:
+        summed = counted.get(given["table"])
+        counted[given["table"]] = (
+            {**summed, "counted": summed["counted"] + given["counted"]} if summed else dict(given)
+        )
     rows: list[dict[str, Any]] = []
     surplus = shortfall = register = 0
     for table in expected:

@@ -111,13 +111,22 @@ class ReportFile(models.Model):
 
 class CountedCagnotte(AppendOnlyModel):
     """The cagnotte box of one table counted at the end of the séance (arrêté du 14 mai 2007,
-    art. 56-2 and art. 70, column 9): entered once, by a manager, before a second person.
+    art. 56-2 and art. 70, column 9): entered once by a director, who certifies it with his own
+    password, before a second person who gives hers. The difference with the books is booked
+    (`posting`): a surplus added to the levy, a shortfall borne by the casino's cash.
 
     Never offset between tables (art. 70): each row stands alone.
     """
 
     report = protected_fk(SettlementReport, "counts", _("report"))
     table = protected_fk(Table, "cagnotte_counts", _("table"))
+    table_session = protected_fk(TableSession, "cagnotte_counts", _("séance"))
+    posting = models.CharField(
+        _("posting of the difference"),
+        max_length=200,
+        blank=True,
+        help_text=_("The ledger transaction of a surplus or a shortfall (none when exact)."),
+    )
     counted_chips = models.BigIntegerField(_("counted (chips)"))
     counted_by = staff_member("cagnotte_counts", _("counted by"))
     witness = staff_member("cagnotte_counts_witnessed", _("witness"))
@@ -125,13 +134,13 @@ class CountedCagnotte(AppendOnlyModel):
     note = models.TextField(_("note"), blank=True)
 
     class Meta:
-        ordering = ["report", "table__number"]
+        ordering = ["report", "table__number", "table_session_id"]
         verbose_name = _("counted cagnotte")
         verbose_name_plural = _("counted cagnottes")
         constraints = [
             models.UniqueConstraint(
-                fields=["report", "table"],
-                name="reports_countedcagnotte_once_per_table",
+                fields=["table_session"],
+                name="reports_countedcagnotte_once_per_seance",
                 violation_error_message=_("This table's cagnotte has already been counted."),
             ),
             at_least("counted_chips", 0, "reports_countedcagnotte_not_negative"),

@@ -10,7 +10,6 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import TYPE_CHECKING, Any, TypedDict
 
-from django.contrib.auth.models import User
 from django.db.models import (
     Count,
     Exists,
@@ -25,7 +24,6 @@ from django.db.models.fields.json import KeyTransform
 from django.db.models.functions import Cast
 
 from establishment.models import GamingSession
-from establishment.roles import Role
 from ledger.models import Account, Entry, Transaction
 from reports.models import (
     CountedCagnotte,
@@ -448,7 +446,7 @@ def settlement_report_list() -> QuerySet[SettlementReport]:
 def cagnotte_count_list(*, report: SettlementReport) -> QuerySet[CountedCagnotte]:
     return (
         CountedCagnotte.objects.filter(report=report)
-        .select_related("table", "counted_by", "witness")
+        .select_related("table", "table_session", "counted_by", "witness")
         .order_by("table__number")
     )
 
@@ -489,13 +487,3 @@ def open_gaming_session_list() -> list[GamingSession]:
         .select_related("opened_by")
         .order_by("opened_at", "pk")
     )
-
-
-def staff_witness_list(*, exclude: int | None = None) -> QuerySet[User]:
-    """Who may witness a cagnotte count: active managers, inspectors and auditors."""
-    people = User.objects.filter(
-        is_active=True, groups__name__in=[Role.MANAGER, Role.INSPECTOR, Role.AUDITOR]
-    ).distinct()
-    if exclude is not None:
-        people = people.exclude(pk=exclude)
-    return people.order_by("username")

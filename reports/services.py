@@ -23,13 +23,16 @@ from celery import current_app
 from django.db import IntegrityError, OperationalError, transaction
 from django.db.models import F
 from django.utils import timezone
+from django.utils.translation import gettext as _
 
+from establishment.confirmation import identity_confirm
 from establishment.errors import DomainError, ErrorCode, InvalidStateError, PermissionDeniedError
 from establishment.models import GamingSession
 from establishment.roles import Role
 from establishment.services import audit
-from establishment.staff import has_role
+from establishment.staff import has_role, roles_of
 from reports.builders import canonical_json, report_build, sha256_hex
+from reports.counting import count_difference_post
 from reports.counts import counts_digest
 from reports.models import (
     CountedCagnotte,
@@ -69,6 +72,10 @@ if TYPE_CHECKING:
     from django.contrib.auth.models import User
 
 logger = logging.getLogger(__name__)
+
+
+# Who may witness a count (art. 56-2): a second person of the house's management or control.
+COUNT_WITNESSES = frozenset({Role.MANAGER, Role.INSPECTOR, Role.AUDITOR})
 
 
 class ReportNotReadyError(DomainError):
@@ -413,53 +420,63 @@ def cagnotte_count_record(
     table: Table,
     counted_chips: int,
     counted_by: User,
-    witness: User,
+    password: str,
+    witness: User | None,
+    witness_password: str,
     note: str = "",
     client: str = "",
+    table_session: TableSession | None = None,
 ) -> CountedCagnotte:
-    """A manager enters what the table's cagnotte box held, before a second person (art. 56-2,
-    art. 70 column 9). Entered once: there is no draft."""
+    """A director (a manager) enters what a séance's cagnotte box held and certifies it with
+    his own password, before a second person who gives hers (art. 56-2, art. 70 column 9):
+    entered once, there is no draft. The difference with the levies booked is booked at once
+    (`reports.counting`). `table_session` says which séance when the table opened twice."""
     locked = _manager_lock(
         report,
         counted_by,
         refused="Only a manager may enter the counted cagnotte.",
         signed="The report is signed off; nothing more can be entered.",
     )
-    if witness.pk == counted_by.pk:
+    identity_confirm(counted_by, password, what=_("certify the count"))
+    if witness is None or witness.pk == counted_by.pk:
         raise DomainError(
-            "The witness must be a second person.",
+            _("The witness must be a second person."),
             code=ErrorCode.SECOND_PERSON_REQUIRED,
             field="witness",
         )
-    if not witness.is_active or not (
-        has_role(witness, Role.MANAGER)
-        or has_role(witness, Role.INSPECTOR)
-        or has_role(witness, Role.AUDITOR)
-    ):
+    if not witness.is_active or not roles_of(witness) & COUNT_WITNESSES:
         raise PermissionDeniedError(
-            "The witness must be a manager, an inspector or an auditor.", field="witness"
+            _("The witness must be a manager, an inspector or an auditor."), field="witness"
         )
+    identity_confirm(witness, witness_password, what=_("witness the count"))
     if not isinstance(counted_chips, int) or isinstance(counted_chips, bool) or counted_chips < 0:
         raise DomainError(
-            "The counted amount is a whole number of chips, zero or more.",
+            _("The counted amount is a whole number of chips, zero or more."),
             code=ErrorCode.CONFLICT,
             field="counted_chips",
         )
-    tables = {t["table"] for t in _content(locked)["cagnotte"]}
-    if table.number not in tables:
-        raise DomainError("This table did not play in this session.", code=ErrorCode.NOT_FOUND)
-    if CountedCagnotte.objects.filter(report=locked, table=table).exists():
+    seance = _counted_seance(locked, table, table_session)
+    if CountedCagnotte.objects.filter(table_session=seance).exists():
         raise DomainError(
-            "This table's cagnotte has already been counted.", code=ErrorCode.CONFLICT
+            _("This table's cagnotte has already been counted."), code=ErrorCode.CONFLICT
         )
+    expected = next(
+        t["cagnotte_expected"]
+        for t in _content(locked)["tables"]
+        if t["table_session"] == str(seance.public_id)
+    )
     count = CountedCagnotte.objects.create(
         report=locked,
         table=table,
+        table_session=seance,
         counted_chips=counted_chips,
         counted_by=counted_by,
         witness=witness,
         counted_at=timezone.now(),
         note=note.strip(),
+        posting=count_difference_post(
+            table_session=seance, expected=expected, counted=counted_chips, posted_by=counted_by
+        ),
     )
     _report_audit(
         locked,
@@ -468,9 +485,34 @@ def cagnotte_count_record(
         client,
         table=table.number,
         counted_chips=counted_chips,
+        expected_chips=expected,
         witness=witness.get_username(),
+        posting=count.posting,
     )
     return count
+
+
+def _counted_seance(
+    report: SettlementReport, table: Table, table_session: TableSession | None
+) -> TableSession:
+    """The séance of `table` in the report's night whose box is counted: the one given, or
+    the table's only séance that night."""
+    seances = TableSession.objects.filter(
+        table=table, gaming_session_id=report.gaming_session_id
+    ).select_related("table")
+    if table_session is not None:
+        seances = seances.filter(pk=table_session.pk)
+    found = list(seances[:2])
+    if not found:
+        raise DomainError(_("This table did not play in this session."), code=ErrorCode.NOT_FOUND)
+    if len(found) > 1:
+        raise DomainError(
+            _("Table %(table)s opened more than once tonight: say which séance was counted.")
+            % {"table": table.number},
+            code=ErrorCode.CONFLICT,
+            field="table_session",
+        )
+    return found[0]
 
 
 @transaction.atomic(durable=True)

@@ -33,7 +33,6 @@ from reports.selectors import (
     open_gaming_session_list,
     settlement_report_get,
     settlement_report_list,
-    staff_witness_list,
 )
 from reports.services import (
     cagnotte_count_record,
@@ -202,7 +201,6 @@ def _detail_context(request: HttpRequest, report: SettlementReport) -> dict[str,
             "comparison": comparison,
             "counts": counts,
             "sign_off": sign_off,
-            "witnesses": staff_witness_list(exclude=request.user.pk),
             "chart_cagnotte": chart_svg(content, "levy", _("Cagnotte levied, coup after coup")),
             "chart_banks": chart_svg(
                 content, "bank_result", _("The banks' results, coup after coup")
@@ -239,16 +237,20 @@ def cagnotte_count(request: HttpRequest, public_id: UUID) -> HttpResponse:
     try:
         _reader_check(request.user)
         table = Table.objects.filter(number=int(request.POST.get("table", "0"))).first()
-        witness = User.objects.filter(pk=int(request.POST.get("witness", "0") or 0)).first()
+        # The witness says who she is and proves it (her password), never picked from a list.
+        name = request.POST.get("witness", "").strip()
+        witness = User.objects.filter(username=name).first() if name else None
         counted = int(request.POST.get("counted_chips", ""))
-        if table is None or witness is None:
-            raise DomainError(_("Choose the table and the witness."))
+        if table is None:
+            raise DomainError(_("Choose the table."))
         cagnotte_count_record(
             report=report,
             table=table,
             counted_chips=counted,
             counted_by=_staff(request),
+            password=request.POST.get("password", ""),
             witness=witness,
+            witness_password=request.POST.get("witness_password", ""),
             note=request.POST.get("note", ""),
             client="reports",
         )

@@ -149,3 +149,12 @@ def account_owner(kind: str, member_number: str | None, pk: int | None = None) -
     if kind == AccountKind.PLAYER_POSITION:
         return str(member_number)
     return f"{kind}#{pk}"
+
+
+# The count of a séance's cagnotte box (art. 70; docs/registers.md, model 11): its difference
+# and the levy from a surplus are named by the séance; the casino's cash is the house's.
+HOUSE_PLACE = "house"
+
+
+def count_place(table_session_public_id: UUID | str) -> str:
+    return f"count:{table_session_public_id}"

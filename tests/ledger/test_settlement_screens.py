@@ -84,6 +84,22 @@ def test_the_sweeper_finds_closed_sessions_without_a_report(
     assert settlement_sweep.apply().get() == 0
 
 
+def _count(
+    report: SettlementReport, table: Table, chips: int, by: Any, witness: Any, **also: Any
+) -> Any:
+    """A count as the screen enters it: both people give their own password ("password")."""
+    return cagnotte_count_record(
+        report=report,
+        table=table,
+        counted_chips=chips,
+        counted_by=by,
+        password=also.pop("password", "password"),
+        witness=witness,
+        witness_password=also.pop("witness_password", "password"),
+        **also,
+    )
+
+
 def test_counted_cagnotte_needs_a_manager_and_a_second_person(
     settled: tuple[Night, SettlementReport],
 ) -> None:
@@ -94,29 +110,24 @@ def test_counted_cagnotte_needs_a_manager_and_a_second_person(
     croupier = UserFactory.create(roles=[Role.CROUPIER])
 
     with pytest.raises(PermissionDeniedError):
-        cagnotte_count_record(
-            report=report, table=table, counted_chips=1, counted_by=croupier, witness=witness
-        )
+        _count(report, table, 1, croupier, witness)
     with pytest.raises(DomainError) as same:
-        cagnotte_count_record(
-            report=report, table=table, counted_chips=1, counted_by=night.manager,
-            witness=night.manager,
-        )  # fmt: skip
+        _count(report, table, 1, night.manager, night.manager)
     assert same.value.code == ErrorCode.SECOND_PERSON_REQUIRED
     with pytest.raises(PermissionDeniedError):
-        cagnotte_count_record(
-            report=report, table=table, counted_chips=1, counted_by=night.manager,
-            witness=croupier,
-        )  # fmt: skip
+        _count(report, table, 1, night.manager, croupier)
+    # each proves who he is: the director certifies with his password, the witness with hers
+    with pytest.raises(DomainError) as unproven:
+        _count(report, table, 1, night.manager, witness, password="wrong")
+    assert unproven.value.code == ErrorCode.CONFIRMATION_FAILED
+    with pytest.raises(DomainError) as unproven:
+        _count(report, table, 1, night.manager, witness, witness_password="")
+    assert unproven.value.code == ErrorCode.CONFIRMATION_FAILED
+    assert not CountedCagnotte.objects.exists()
 
-    cagnotte_count_record(
-        report=report, table=table, counted_chips=0, counted_by=night.manager, witness=witness
-    )
+    _count(report, table, 0, night.manager, witness)
     with pytest.raises(DomainError):  # counted once: no draft
-        cagnotte_count_record(
-            report=report, table=table, counted_chips=5, counted_by=night.manager,
-            witness=witness,
-        )  # fmt: skip
+        _count(report, table, 5, night.manager, witness)
     assert CountedCagnotte.objects.filter(report=report).count() == 1
 
 
@@ -141,12 +152,8 @@ def test_sign_off_needs_every_count_and_signs_the_digest(
     with pytest.raises(DomainError):
         report_sign_off(report=report, user=night.manager)
     for row in content["cagnotte"]:
-        cagnotte_count_record(
-            report=report,
-            table=Table.objects.get(number=row["table"]),
-            counted_chips=row["expected"],
-            counted_by=night.manager,
-            witness=witness,
+        _count(
+            report, Table.objects.get(number=row["table"]), row["expected"], night.manager, witness
         )
     signed = report_sign_off(report=report, user=night.manager)
     assert signed.report_sha256 == report.sha256
