@@ -236,3 +236,91 @@ class TableReconciliation(models.Model):
 
     def __str__(self) -> str:
         return f"Reconciliation of {self.table_session} up to #{self.last_seq}"
+
+
+# -- the registers of the arrêté du 14 mai 2007, signed, frozen, chained (docs/registers.md) ---
+
+
+class RegisterKind(models.TextChoices):
+    MODEL_11 = "model_11", _("Carnet d'enregistrement des cagnottes (model 11)")
+    MODEL_12 = "model_12", _("Registre de contrôle (model 12)")
+    MODEL_13 = "model_13", _("Carnet des prélèvements (model 13)")
+
+
+class Register(AppendOnlyModel):
+    """A register as it was signed: its content as canonical JSON with its SHA-256, chained to
+    the register of its kind stored before it (`previous_sha256`), so that one removed or
+    altered afterwards breaks the chain. A correction after signing is a rectification: a new
+    version that names the one it corrects, why, and who approved it (art. 68); the old one is
+    never edited and both are shown.
+
+    `key` says which: the séance (model 11), the journée YYYY-MM-DD (model 12), the month
+    YYYY-MM (model 13).
+    """
+
+    public_id = models.UUIDField(default=uuid.uuid4, unique=True, editable=False)
+    kind = models.CharField(_("register"), max_length=16, choices=RegisterKind.choices)
+    key = models.CharField(_("which"), max_length=64)
+    version = models.PositiveIntegerField(_("version"), default=1)
+    content = models.TextField(_("content"))
+    sha256 = models.CharField(_("SHA-256"), max_length=64)
+    previous_sha256 = models.CharField(_("SHA-256 of the previous register"), max_length=64)
+    stored_at = models.DateTimeField(_("stored at"))
+    rectifies = models.OneToOneField(
+        "self",
+        on_delete=models.PROTECT,
+        null=True,
+        blank=True,
+        related_name="rectified_by",
+        verbose_name=_("rectifies"),
+    )
+    reason = models.TextField(_("reason for the rectification"), blank=True)
+    approved_by = staff_member("registers_approved", _("rectification approved by"), optional=True)
+    table_session = protected_fk(TableSession, "registers", _("séance"), optional=True)
+
+    class Meta:
+        ordering = ["kind", "pk"]
+        verbose_name = _("register")
+        verbose_name_plural = _("registers")
+        constraints = [
+            models.UniqueConstraint(
+                fields=["kind", "key", "version"], name="reports_register_version_unique"
+            ),
+            # The chain is one line per kind: two registers never follow the same one.
+            models.UniqueConstraint(
+                fields=["kind", "previous_sha256"], name="reports_register_chain_unique"
+            ),
+            one_of("kind", RegisterKind, "reports_register_kind_valid"),
+            models.CheckConstraint(
+                condition=Q(version=1, rectifies__isnull=True)
+                | Q(version__gt=1, rectifies__isnull=False, approved_by__isnull=False),
+                name="reports_register_rectification_names_the_old",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.get_kind_display()} {self.key} v{self.version}"
+
+
+class RegisterSignature(AppendOnlyModel):
+    """A person signed a register: who, when, as what, and the SHA-256 of exactly what he
+    signed; he proved who he was at that moment (his own password)."""
+
+    register = protected_fk(Register, "signatures", _("register"))
+    signed_by = staff_member("register_signatures", _("signed by"))
+    signed_at = models.DateTimeField(_("signed at"))
+    signed_as = models.CharField(_("signed as"), max_length=32)
+    signed_sha256 = models.CharField(_("signed SHA-256"), max_length=64)
+
+    class Meta:
+        ordering = ["register", "signed_at", "pk"]
+        verbose_name = _("signature of a register")
+        verbose_name_plural = _("signatures of registers")
+        constraints = [
+            models.UniqueConstraint(
+                fields=["register", "signed_by"], name="reports_registersignature_once_each"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.register} signed by {self.signed_by}"

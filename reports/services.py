@@ -51,6 +51,7 @@ from reports.reconciliation import (
     reconcile,
     table_reconcile,
 )
+from reports.registers.store import model11_freeze
 from reports.renderers import PDF_FILE, report_csv_render, report_pdf_render
 from reports.selectors import (
     journal_rows,
@@ -184,25 +185,30 @@ def table_summaries_get(
 
 
 def settlement_content_build(
-    *, gaming_session: GamingSession
+    *, gaming_session: GamingSession, replayed: bool = False
 ) -> tuple[dict[str, Any], Reconciliation]:
     """The report of a gaming session and its reconciliation, from the books as they are now.
 
     A fixed number of queries whatever the number of coups: the rows (selectors), each table's
-    reconciliation (stored, or made now from the journals and the entries), and the database's
-    sums over the session's transactions; then the pure builders.
+    reconciliation (stored, or made now from the journals and the entries; `replayed`: always
+    made now, as `registers_verify` wants it), and the database's sums over the session's
+    transactions; then the pure builders.
     """
     with _collector_paused():
-        return _settlement_content_build(gaming_session)
+        return _settlement_content_build(gaming_session, replayed)
 
 
 def _settlement_content_build(
-    gaming_session: GamingSession,
+    gaming_session: GamingSession, replayed: bool = False
 ) -> tuple[dict[str, Any], Reconciliation]:
     rows = settlement_rows_get(gaming_session=gaming_session)
-    summaries, _made = table_summaries_get(
-        table_sessions=rows.table_sessions, accounts=rows.accounts, totals=rows.totals
-    )
+    if replayed:
+        made = table_summaries_make(table_sessions=rows.table_sessions, accounts=rows.accounts)
+        summaries = {ts_id: json.loads(text) for ts_id, text in made.items()}
+    else:
+        summaries, _made = table_summaries_get(
+            table_sessions=rows.table_sessions, accounts=rows.accounts, totals=rows.totals
+        )
     checks = settlement_ledger_checks_get(
         gaming_session=gaming_session, table_session_ids=[ts.pk for ts in rows.table_sessions]
     )
@@ -478,6 +484,7 @@ def cagnotte_count_record(
             table_session=seance, expected=expected, counted=counted_chips, posted_by=counted_by
         ),
     )
+    model11_freeze(count=count, report=locked)
     _report_audit(
         locked,
         counted_by,

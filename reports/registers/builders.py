@@ -123,6 +123,7 @@ def model11_build(
             {
                 "counted_by": count["counted_by"],
                 "certified_by": count["certified_by"],
+                "witness": count["witness"],
                 "counted_at": count["counted_at"],
                 "posting": count["posting"],
                 "note": count["note"],

@@ -1,0 +1,109 @@
+"""What the registers are built from, read from the tables and the books (docs/registers.md):
+each séance's place in its journée, its numbered sabots and packs, its count; the registers
+already stored. A fixed number of queries whatever the number of coups."""
+
+from __future__ import annotations
+
+from datetime import date
+from typing import Any
+
+from django.db.models import QuerySet
+
+from reports.builders import when
+from reports.models import CountedCagnotte, Register, RegisterKind
+from tables.models import StockAssignment, TableSession
+
+
+def seance_get(*, table_session: TableSession) -> dict[str, Any]:
+    """The séance as model 11 heads it: its journée, its number in the journée at its table,
+    and the house's settings it kept (currency, value of a chip)."""
+    earlier = TableSession.objects.filter(
+        table_id=table_session.table_id,
+        journee=table_session.journee,
+        opened_at__lt=table_session.opened_at,
+    ).count()
+    house = table_session.house_settings
+    return {
+        "journee": table_session.journee.isoformat(),
+        "number": earlier + 1,
+        "currency": house.currency,
+        "cents_per_chip": house.cents_per_chip,
+    }
+
+
+def seance_stock_rows(*, table_session: TableSession) -> list[dict[str, Any]]:
+    """Column 3 (art. 58): the numbered sabots and packs the séance had, each with the shoe it
+    was used for."""
+    rows = (
+        StockAssignment.objects.filter(table_session=table_session)
+        .select_related("item", "assigned_by", "returned_by")
+        .prefetch_related("item__sabots")
+        .order_by("assigned_at", "pk")
+    )
+    out = []
+    for row in rows:
+        shoes = [s.number for s in row.item.sabots.all() if s.table_session_id == table_session.pk]
+        out.append(
+            {
+                "kind": row.item.kind,
+                "number": row.item.number,
+                "decks": row.item.decks,
+                "assigned_at": when(row.assigned_at),
+                "assigned_by": row.assigned_by.get_username(),
+                "returned_at": when(row.returned_at),
+                "shoes": shoes,
+            }
+        )
+    return out
+
+
+def seance_count_row(*, table_session: TableSession) -> dict[str, Any] | None:
+    """Column 9 and its certification: the count of the séance's box, if it was counted."""
+    count = (
+        CountedCagnotte.objects.filter(table_session=table_session)
+        .select_related("counted_by", "witness")
+        .first()
+    )
+    if count is None:
+        return None
+    return {
+        "counted_chips": count.counted_chips,
+        "counted_by": count.counted_by.get_username(),
+        "certified_by": count.counted_by.get_username(),
+        "witness": count.witness.get_username(),
+        "counted_at": when(count.counted_at),
+        "posting": count.posting,
+        "note": count.note,
+    }
+
+
+def journee_seances(*, journee: date) -> QuerySet[TableSession]:
+    return (
+        TableSession.objects.filter(journee=journee)
+        .select_related("table", "house_settings", "gaming_session")
+        .order_by("table__number", "opened_at")
+    )
+
+
+def register_latest(*, kind: str, key: str) -> Register | None:
+    """The version in force of one register (a rectification replaces the one it names)."""
+    return Register.objects.filter(kind=kind, key=key).order_by("-version").first()
+
+
+def registers_latest(*, kind: str, keys: list[str]) -> dict[str, Register]:
+    found: dict[str, Register] = {}
+    for register in Register.objects.filter(kind=kind, key__in=keys).order_by("version"):
+        found[register.key] = register
+    return found
+
+
+def register_chain(*, kind: str) -> QuerySet[Register]:
+    """The registers of one kind in the order they were stored: the chain."""
+    return Register.objects.filter(kind=kind).order_by("pk")
+
+
+def register_list() -> QuerySet[Register]:
+    return Register.objects.prefetch_related("signatures__signed_by").order_by("-pk")
+
+
+KINDS = tuple(RegisterKind.values)

@@ -1,0 +1,466 @@
+"""The registers signed, frozen and chained (docs/registers.md): model 11 frozen when its count
+is certified, model 12 signed by two different managers, model 13 closed at the month's end;
+rectifications; and the check that every stored register still is what the books and the
+journal say (`registers_verify`).
+
+Each signer proves who he is at that moment (his own password, `identity_confirm`); what he
+signed is the register's SHA-256, kept with his signature.
+"""
+
+from __future__ import annotations
+
+import calendar
+import json
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+from datetime import date
+from typing import TYPE_CHECKING, Any
+
+from django.db import IntegrityError, transaction
+from django.utils import timezone
+from django.utils.translation import gettext as _
+
+from establishment.confirmation import identity_confirm
+from establishment.errors import DomainError, ErrorCode, InvalidStateError
+from establishment.house import house_journee_of
+from establishment.roles import Role
+from establishment.services import audit
+from establishment.staff import role_required
+from reports.builders import canonical_json, sha256_hex
+from reports.models import CountedCagnotte, Register, RegisterSignature, SettlementReport
+from reports.registers.builders import (
+    MODEL_11,
+    MODEL_12,
+    MODEL_13,
+    chain_first_break,
+    model11_build,
+    model12_build,
+    model13_build,
+)
+from reports.registers.sources import (
+    KINDS,
+    journee_seances,
+    register_chain,
+    register_latest,
+    registers_latest,
+    seance_count_row,
+    seance_get,
+    seance_stock_rows,
+)
+from tables.models import TableSession
+
+if TYPE_CHECKING:
+    from django.contrib.auth.models import User
+
+SIGNERS_OF_MODEL_12 = 2  # the directeur responsable and another member of the comité (art. 72)
+REGISTER_KEEPERS = frozenset({Role.MANAGER})
+
+
+class RegisterRefusedError(DomainError):
+    """The register cannot be signed or closed yet, or not by this person."""
+
+    code = ErrorCode.INVALID_STATE
+    http_status = 409
+
+
+# -- what each register holds -----------------------------------------------------------------
+
+
+def model11_content(table_session: TableSession, table: dict[str, Any]) -> dict[str, Any]:
+    """Model 11 of a séance from its entry in the night's report (`table`)."""
+    return model11_build(
+        table=table,
+        seance=seance_get(table_session=table_session),
+        stock=seance_stock_rows(table_session=table_session),
+        tickets=[],
+        count=seance_count_row(table_session=table_session),
+    )
+
+
+def _seance_entry(report_content: dict[str, Any], table_session: TableSession) -> dict[str, Any]:
+    wanted = str(table_session.public_id)
+    entry: dict[str, Any] = next(
+        t for t in report_content["tables"] if t["table_session"] == wanted
+    )
+    return entry
+
+
+def model12_content(journee: date, model_11s: list[Register]) -> dict[str, Any]:
+    seances = [{**json.loads(r.content), "sha256": r.sha256} for r in model_11s]
+    currency = seances[0]["currency"] if seances else "EUR"
+    return model12_build(journee=journee, currency=currency, seances=seances)
+
+
+def model13_content(month: str, model_12s: list[Register]) -> dict[str, Any]:
+    journees = [{**json.loads(r.content), "sha256": r.sha256} for r in model_12s]
+    currency = journees[0]["currency"] if journees else "EUR"
+    return model13_build(month=month, currency=currency, journees=journees)
+
+
+# -- storing and signing --------------------------------------------------------------------
+
+
+def _store(
+    kind: str,
+    key: str,
+    content: dict[str, Any],
+    *,
+    table_session: TableSession | None = None,
+    rectifies: Register | None = None,
+    reason: str = "",
+    approved_by: User | None = None,
+) -> Register:
+    """A register stored at the end of its kind's chain (the chain's last row locked, so two
+    signers in the same instant are stored one after the other)."""
+    text = canonical_json(content)
+    last = Register.objects.select_for_update().filter(kind=kind).order_by("-pk").first()
+    try:
+        with transaction.atomic():
+            return Register.objects.create(
+                kind=kind,
+                key=key,
+                version=rectifies.version + 1 if rectifies else 1,
+                content=text,
+                sha256=sha256_hex(text),
+                previous_sha256=last.sha256 if last else "",
+                stored_at=timezone.now(),
+                rectifies=rectifies,
+                reason=reason,
+                approved_by=approved_by,
+                table_session=table_session,
+            )
+    except IntegrityError:
+        raise RegisterRefusedError(
+            _("Someone stored a register at the same moment; look again and retry.")
+        ) from None
+
+
+def _sign(register: Register, user: User, signed_as: str, client: str) -> RegisterSignature:
+    if register.signatures.filter(signed_by=user).exists():
+        raise RegisterRefusedError(
+            _("%(who)s has signed this register already: the second signature is another person's.")
+            % {"who": user.get_username()},
+            code=ErrorCode.SECOND_PERSON_REQUIRED,
+        )
+    signature = RegisterSignature.objects.create(
+        register=register,
+        signed_by=user,
+        signed_at=timezone.now(),
+        signed_as=signed_as,
+        signed_sha256=register.sha256,
+    )
+    audit(
+        user=user,
+        action="register_signed",
+        client=client,
+        register=register.kind,
+        key=register.key,
+        version=register.version,
+        sha256=register.sha256,
+    )
+    return signature
+
+
+def model11_freeze(*, count: CountedCagnotte, report: SettlementReport) -> Register:
+    """Model 11 of the counted séance, frozen by the count's certification (« certifié exact »,
+    art. 56-2): stored and signed by the director who certified it (his password was asked by
+    the count). In the count's transaction."""
+    seance = TableSession.objects.select_related("table", "house_settings").get(
+        pk=count.table_session_id
+    )
+    content = model11_content(seance, _seance_entry(json.loads(report.content), seance))
+    register = _store(MODEL_11, str(seance.public_id), content, table_session=seance)
+    _sign(register, count.counted_by, "certified", "reports")
+    return register
+
+
+def _journee_model_11s(journee: date) -> list[Register]:
+    seances = list(journee_seances(journee=journee))
+    if not seances:
+        raise RegisterRefusedError(
+            _("No table played in the journée of %(day)s.") % {"day": journee}
+        )
+    frozen = registers_latest(kind=MODEL_11, keys=[str(s.public_id) for s in seances])
+    missing = sorted({s.table.number for s in seances if str(s.public_id) not in frozen})
+    if missing:
+        raise RegisterRefusedError(
+            _("Close and count every table of the journée first: %(tables)s.")
+            % {"tables": ", ".join(str(n) for n in missing)},
+            tables=missing,
+        )
+    return [frozen[str(s.public_id)] for s in seances]
+
+
+@transaction.atomic
+def journee_sign(*, journee: date, user: User, password: str, client: str = "") -> Register:
+    """Sign the registre de contrôle of a journée (model 12): the first manager's signature
+    stores it, frozen; the second, another manager's, completes it. Each proves who he is."""
+    role_required(user, REGISTER_KEEPERS, "sign the registre de contrôle")
+    identity_confirm(user, password, what=_("sign the registre de contrôle"))
+    key = journee.isoformat()
+    register = register_latest(kind=MODEL_12, key=key)
+    if register is None:
+        content = model12_content(journee, _journee_model_11s(journee))
+        register = _store(MODEL_12, key, content)
+    elif register.signatures.count() >= SIGNERS_OF_MODEL_12:
+        raise RegisterRefusedError(_("This registre de contrôle is signed by two already."))
+    _sign(register, user, "director" if not register.signatures.exists() else "committee", client)
+    return register
+
+
+def month_end(month: str) -> date:
+    year, number = (int(part) for part in month.split("-"))
+    return date(year, number, calendar.monthrange(year, number)[1])
+
+
+def month_parse(month: str) -> str:
+    try:
+        year, number = (int(part) for part in str(month).split("-"))
+        date(year, number, 1)
+    except ValueError:
+        raise InvalidStateError(_("A month is written YYYY-MM, such as 2026-11.")) from None
+    return f"{year:04d}-{number:02d}"
+
+
+@transaction.atomic
+def month_close(*, month: str, user: User, password: str, client: str = "") -> Register:
+    """Close the carnet des prélèvements of a month (model 13) once it has ended: every journée
+    of it that was played has its registre de contrôle signed by two."""
+    role_required(user, REGISTER_KEEPERS, "close the carnet des prélèvements")
+    identity_confirm(user, password, what=_("close the carnet des prélèvements"))
+    month = month_parse(month)
+    last_day = month_end(month)
+    if house_journee_of(timezone.now()) <= last_day:
+        raise RegisterRefusedError(
+            _("The month of %(month)s is not over: it closes after its last journée.")
+            % {"month": month}
+        )
+    if register_latest(kind=MODEL_13, key=month) is not None:
+        raise RegisterRefusedError(
+            _("The carnet des prélèvements of %(month)s is closed already.") % {"month": month}
+        )
+    first_day = last_day.replace(day=1)
+    days = sorted(
+        {
+            d.isoformat()
+            for d in TableSession.objects.filter(
+                journee__gte=first_day, journee__lte=last_day
+            ).values_list("journee", flat=True)
+        }
+    )
+    signed = registers_latest(kind=MODEL_12, keys=days)
+    unsigned = [
+        day
+        for day in days
+        if day not in signed or signed[day].signatures.count() < SIGNERS_OF_MODEL_12
+    ]
+    if unsigned:
+        raise RegisterRefusedError(
+            _("Have the registre de contrôle of each journée signed by two first: %(days)s.")
+            % {"days": ", ".join(unsigned)},
+            journees=unsigned,
+        )
+    register = _store(MODEL_13, month, model13_content(month, [signed[d] for d in days]))
+    _sign(register, user, "closed", client)
+    return register
+
+
+@transaction.atomic
+def register_rectify(
+    *, register: Register, reason: str, user: User, password: str, client: str = ""
+) -> Register:
+    """A rectification (art. 68): the register built again from the books as they are now,
+    stored as a new version that names the one it corrects, why, and who approved it; the old
+    version stays as it was. A manager approves, proving who he is."""
+    role_required(user, REGISTER_KEEPERS, "rectify a register")
+    identity_confirm(user, password, what=_("approve the rectification"))
+    reason = " ".join(str(reason or "").split())
+    if not reason:
+        raise InvalidStateError(_("Say why the register is rectified."))
+    latest = register_latest(kind=register.kind, key=register.key)
+    if latest is None or latest.pk != register.pk:
+        raise RegisterRefusedError(_("Only the version in force can be rectified."))
+    content = register_rebuild(register)
+    if canonical_json(content) == register.content:
+        raise RegisterRefusedError(_("The books say what this register says: nothing to rectify."))
+    new = _store(
+        register.kind,
+        register.key,
+        content,
+        table_session=register.table_session,
+        rectifies=register,
+        reason=reason,
+        approved_by=user,
+    )
+    _sign(new, user, "rectification", client)
+    return new
+
+
+# -- rebuilding and checking ----------------------------------------------------------------
+
+
+def register_rebuild(
+    register: Register, reports: Callable[[Any], dict[str, Any]] | None = None
+) -> dict[str, Any]:
+    """What the register holds when built again now, from the books and the journal (model 11)
+    or from the registers it is made of, as they are stored (models 12 and 13)."""
+    if register.kind == MODEL_11:
+        seance = TableSession.objects.select_related(
+            "table", "house_settings", "gaming_session"
+        ).get(pk=register.table_session_id or 0)
+        content = reports(seance.gaming_session) if reports else _report_now(seance.gaming_session)
+        return model11_content(seance, _seance_entry(content, seance))
+    if register.kind == MODEL_12:
+        return model12_content(
+            date.fromisoformat(register.key), _journee_model_11s(date.fromisoformat(register.key))
+        )
+    keys = [j["journee"] for j in json.loads(register.content)["journees"]]
+    found = registers_latest(kind=MODEL_12, keys=keys)
+    return model13_content(register.key, [found[day] for day in keys if day in found])
+
+
+def _report_now(gaming_session: Any) -> dict[str, Any]:
+    return _night_now(gaming_session)[0]
+
+
+def _night_now(gaming_session: Any) -> tuple[dict[str, Any], Any]:
+    """The night's report built again now, every table replayed from its journal, and the
+    reconciliation of the journals with the books. Imported here: the reports' service freezes
+    model 11 through this module when a count is certified."""
+    from reports.services import settlement_content_build
+
+    return settlement_content_build(gaming_session=gaming_session, replayed=True)
+
+
+def first_difference(stored: Any, rebuilt: Any, path: str = "") -> tuple[str, Any, Any] | None:
+    """The first place where two JSON documents differ: its path, and both values."""
+    if isinstance(stored, dict) and isinstance(rebuilt, dict):
+        for name in sorted(set(stored) | set(rebuilt)):
+            found = first_difference(
+                stored.get(name), rebuilt.get(name), f"{path}.{name}" if path else name
+            )
+            if found:
+                return found
+        return None
+    if isinstance(stored, list) and isinstance(rebuilt, list):
+        for index, (a, b) in enumerate(zip(stored, rebuilt, strict=False)):
+            found = first_difference(a, b, f"{path}[{index}]")
+            if found:
+                return found
+        if len(stored) != len(rebuilt):
+            return (f"{path} (length)", len(stored), len(rebuilt))
+        return None
+    return None if stored == rebuilt else (path, stored, rebuilt)
+
+
+@dataclass(frozen=True)
+class Problem:
+    """One thing `registers_verify` found: which register, where, and what."""
+
+    register: str
+    where: str
+    what: str
+
+    def __str__(self) -> str:
+        return f"{self.register}: {self.where}: {self.what}"
+
+
+def _name(register: Register) -> str:
+    if register.kind == MODEL_11:
+        content = json.loads(register.content)
+        return (
+            f"model 11, table {content.get('table')}, séance {content.get('seance')} of the "
+            f"journée {content.get('journee')} (v{register.version})"
+        )
+    label = "model 12, journée" if register.kind == MODEL_12 else "model 13, month"
+    return f"{label} {register.key} (v{register.version})"
+
+
+def registers_verify() -> list[Problem]:
+    """Every stored register checked: its SHA-256, its place in its kind's chain, its
+    signatures, and (for the version in force) its content built again from the books and the
+    journal. The first difference of each register is named."""
+    problems: list[Problem] = []
+    nights: dict[int, tuple[dict[str, Any], Any]] = {}
+    tables_of: dict[int, set[int]] = {}
+
+    def report_of(gaming_session: Any) -> dict[str, Any]:
+        if gaming_session.pk not in nights:
+            nights[gaming_session.pk] = _night_now(gaming_session)
+        return nights[gaming_session.pk][0]
+
+    for kind in KINDS:
+        chain = list(
+            register_chain(kind=kind).select_related("table_session").prefetch_related("signatures")
+        )
+        rows = [
+            {
+                "key": r.key,
+                "version": r.version,
+                "sha256": r.sha256,
+                "previous_sha256": r.previous_sha256,
+                "computed_sha256": sha256_hex(r.content),
+            }
+            for r in chain
+        ]
+        broken = chain_first_break(rows)
+        if broken:
+            register = next(
+                r for r in chain if (r.key, r.version) == (broken["register"], broken["version"])
+            )
+            what = (
+                _("its content does not have its SHA-256: it was altered")
+                if broken["problem"] == "hash"
+                else _("the chain breaks before it: a register was removed or altered")
+            )
+            problems.append(Problem(_name(register), "sha256", what))
+        in_force = {r.key: r for r in chain}
+        for register in chain:
+            for signature in register.signatures.all():
+                if signature.signed_sha256 != register.sha256:
+                    problems.append(
+                        Problem(_name(register), "signature", _("a signature signed another text"))
+                    )
+            if in_force[register.key] is not register:
+                continue
+            try:
+                rebuilt = register_rebuild(register, report_of)
+            except (DomainError, StopIteration, TableSession.DoesNotExist):
+                problems.append(
+                    Problem(
+                        _name(register), "content", _("it cannot be built again from the books")
+                    )
+                )
+                continue
+            if register.kind == MODEL_11 and register.table_session is not None:
+                night = register.table_session.gaming_session_id
+                tables_of.setdefault(night, set()).add(rebuilt["table"])
+            found = first_difference(json.loads(register.content), rebuilt)
+            if found:
+                where, was, now = found
+                problems.append(
+                    Problem(
+                        _name(register),
+                        where,
+                        _("signed %(was)s, the books and the journal say %(now)s")
+                        % {"was": json.dumps(was), "now": json.dumps(now)},
+                    )
+                )
+    # Where a table's journal, replayed, and its books disagree (the reconciliation's words).
+    for night, (_content, reconciliation) in nights.items():
+        for difference in reconciliation.differences:
+            if difference.get("table") in tables_of.get(night, set()):
+                coup = f", coup {difference['coup']}" if "coup" in difference else ""
+                problems.append(
+                    Problem(
+                        _("model 11, the night's journal and books"),
+                        f"table {difference['table']}{coup}",
+                        _("the journal replayed and the books disagree (%(kind)s)")
+                        % {"kind": difference.get("kind", "")},
+                    )
+                )
+    return problems
+
+
+def signatures_of(register: Register) -> Iterator[RegisterSignature]:
+    yield from register.signatures.select_related("signed_by").order_by("signed_at", "pk")

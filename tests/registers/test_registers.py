@@ -1,0 +1,224 @@
+"""The registers signed, frozen and chained (docs/registers.md): model 11 frozen by the count's
+certification, model 12 signed by two different managers each proving who he is, model 13
+closed once the month is over; a rectification names what it corrects; `registers_verify`
+passes on what the product wrote and names the place when a journal line, a ledger entry or a
+stored register is altered behind its back (the database's protections switched off for the
+test, inside its transaction)."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+from contextlib import contextmanager
+from datetime import date, timedelta
+
+import pytest
+from django.core.management import call_command
+from django.core.management.base import CommandError
+from django.db import IntegrityError, connection, transaction
+from django.db.models import QuerySet
+from django.utils import timezone
+
+from establishment.confirmation import ConfirmationError
+from establishment.errors import DomainError, ErrorCode
+from establishment.roles import Role
+from ledger.models import Entry
+from reports.models import Register, RegisterSignature, SettlementReport
+from reports.registers.store import (
+    RegisterRefusedError,
+    journee_sign,
+    month_close,
+    register_rectify,
+    registers_verify,
+)
+from reports.services import cagnotte_count_record
+from tables.models import Table, TableEvent, TableSession
+from tests.factories import UserFactory
+from tests.ledger.test_settlement import Night
+
+pytestmark = pytest.mark.django_db
+
+
+@contextmanager
+def protections_off(table: str) -> Iterator[None]:
+    """The append-only triggers of `table` out of the way, as the database's owner could; they
+    come back when the test's transaction is rolled back."""
+    with connection.cursor() as cursor:
+        if connection.vendor == "postgresql":
+            cursor.execute(f"ALTER TABLE {table} DISABLE TRIGGER USER")
+        else:
+            cursor.execute(
+                "SELECT name FROM sqlite_master WHERE type = 'trigger' AND tbl_name = %s", [table]
+            )
+            for (name,) in cursor.fetchall():
+                cursor.execute(f"DROP TRIGGER {name}")
+    yield
+
+
+def _count_all(night: Night, report: SettlementReport, surplus: int = 0) -> list[Register]:
+    witness = UserFactory.create(roles=[Role.INSPECTOR])
+    for row in json.loads(report.content)["tables"]:
+        cagnotte_count_record(
+            report=report,
+            table=Table.objects.get(number=row["table"]),
+            counted_chips=row["cagnotte_expected"] + surplus,
+            counted_by=night.manager,
+            password="password",
+            witness=witness,
+            witness_password="password",
+        )
+    return list(Register.objects.filter(kind="model_11").order_by("pk"))
+
+
+def _journee(report: SettlementReport) -> date:
+    return TableSession.objects.filter(gaming_session=report.gaming_session).first().journee  # type: ignore[union-attr]
+
+
+def test_a_count_freezes_model_11_with_every_column(
+    settled: tuple[Night, SettlementReport],
+) -> None:
+    night, report = settled
+    registers = _count_all(night, report, surplus=20)
+    tables = json.loads(report.content)["tables"]
+    assert len(registers) == len(tables)
+    first = json.loads(registers[0].content)
+    entry = tables[0]
+    assert first["table"] == entry["table"]
+    assert first["journee"] == _journee(report).isoformat()
+    assert (first["currency"], first["cents_per_chip"], first["seance"]) == ("EUR", 1, 1)
+    assert [c["levy"] for c in first["coups"]] == [c["levy"] for c in entry["coups"]]
+    assert {"time", "pot", "levy", "gain"} <= set(first["coups"][0])
+    assert first["bankers"] and "result" in first["bankers"][0]
+    assert first["staff"] == entry["staff"]
+    assert first["expected"] == entry["cagnotte_expected"]
+    assert (first["counted"], first["kind"], first["carried"]) == (
+        entry["cagnotte_expected"] + 20,
+        "surplus",
+        entry["cagnotte_expected"] + 20,
+    )
+    assert first["count"]["certified_by"] == night.manager.username
+    # chained: each stored register carries the hash of the one before it
+    assert registers[0].previous_sha256 == ""
+    assert registers[1].previous_sha256 == registers[0].sha256
+    signature = RegisterSignature.objects.get(register=registers[0])
+    assert (signature.signed_by, signature.signed_sha256) == (night.manager, registers[0].sha256)
+    assert registers_verify() == []
+
+
+def test_model_12_takes_two_managers_and_model_13_the_month_over(
+    settled: tuple[Night, SettlementReport], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    night, report = settled
+    journee = _journee(report)
+    other = UserFactory.create(roles=[Role.MANAGER])
+    with pytest.raises(RegisterRefusedError, match="count every table"):
+        journee_sign(journee=journee, user=night.manager, password="password")
+    registers = _count_all(night, report)
+    with pytest.raises(ConfirmationError):
+        journee_sign(journee=journee, user=night.manager, password="wrong")
+    with pytest.raises(DomainError):  # an inspector does not sign it
+        journee_sign(
+            journee=journee, user=UserFactory.create(roles=[Role.INSPECTOR]), password="password"
+        )
+    model_12 = journee_sign(journee=journee, user=night.manager, password="password")
+    with pytest.raises(RegisterRefusedError) as again:
+        journee_sign(journee=journee, user=night.manager, password="password")
+    assert again.value.code == ErrorCode.SECOND_PERSON_REQUIRED
+    assert journee_sign(journee=journee, user=other, password="password") == model_12
+    content = json.loads(model_12.content)
+    total = sum(json.loads(r.content)["carried"] for r in registers)
+    assert content["total"] == total
+    assert content["seances"][0]["model_11"] in {r.sha256 for r in registers}
+    assert content["total_in_words"]["fr"]
+    with pytest.raises(RegisterRefusedError, match="signed by two already"):
+        journee_sign(
+            journee=journee, user=UserFactory.create(roles=[Role.MANAGER]), password="password"
+        )
+
+    month = journee.strftime("%Y-%m")
+    with pytest.raises(RegisterRefusedError, match="not over"):
+        month_close(month=month, user=night.manager, password="password")
+    later = timezone.now() + timedelta(days=40)
+    monkeypatch.setattr(timezone, "now", lambda: later)
+    model_13 = month_close(month=month, user=night.manager, password="password")
+    assert json.loads(model_13.content)["total"] == total
+    assert json.loads(model_13.content)["journees"][0]["model_12"] == model_12.sha256
+    with pytest.raises(RegisterRefusedError, match="closed already"):
+        month_close(month=month, user=other, password="password")
+    call_command("registers_verify")
+
+
+def test_registers_verify_names_a_journal_line_altered(
+    settled: tuple[Night, SettlementReport],
+) -> None:
+    night, report = settled
+    registers = _count_all(night, report)
+    target = json.loads(registers[0].content)
+    seance = TableSession.objects.get(public_id=target["table_session"])
+    # a card of the first coup changed in the journal, behind the product's back
+    event = next(
+        e
+        for e in TableEvent.objects.filter(table_session=seance).order_by("seq")
+        if e.action.get("type") == "stake"
+    )
+    with protections_off("tables_tableevent"):
+        QuerySet.update(
+            TableEvent.objects.filter(pk=event.pk),
+            action={**event.action, "amount": event.action["amount"] + 10},
+        )
+    problems = registers_verify()
+    assert problems, "an altered journal must show"
+    assert any(f"table {target['table']}, coup 2" == p.where for p in problems)
+    with pytest.raises(CommandError):
+        call_command("registers_verify")
+
+
+def test_registers_verify_names_a_ledger_entry_altered(
+    settled: tuple[Night, SettlementReport],
+) -> None:
+    night, report = settled
+    registers = _count_all(night, report)
+    target = json.loads(registers[0].content)
+    seance = TableSession.objects.get(public_id=target["table_session"])
+    entry = Entry.objects.filter(transaction__place__endswith=str(seance.public_id)).first()
+    assert entry is not None
+    with protections_off("ledger_entry"):
+        QuerySet.update(Entry.objects.filter(pk=entry.pk), amount=entry.amount + 5)
+    problems = registers_verify()
+    table = f"table {target['table']}"
+    assert any(table in p.register or p.where.startswith(table) for p in problems), problems
+
+
+def test_registers_verify_names_a_stored_register_altered_or_removed(
+    settled: tuple[Night, SettlementReport],
+) -> None:
+    night, report = settled
+    registers = _count_all(night, report)
+    altered = json.loads(registers[0].content)
+    altered["coups"][0]["levy"] += 100
+    with protections_off("reports_register"):
+        QuerySet.update(Register.objects.filter(pk=registers[0].pk), content=json.dumps(altered))
+    problems = registers_verify()
+    assert problems[0].where == "sha256"
+    assert "altered" in problems[0].what
+    assert any("coups[0].levy" in p.where for p in problems)
+    with protections_off("reports_register"), protections_off("reports_registersignature"):
+        QuerySet.delete(RegisterSignature.objects.filter(register=registers[0]))
+        QuerySet.delete(Register.objects.filter(pk=registers[0].pk))
+    problems = registers_verify()
+    assert "chain breaks" in problems[0].what
+
+
+def test_a_register_is_never_changed_and_a_rectification_names_the_old(
+    settled: tuple[Night, SettlementReport],
+) -> None:
+    night, report = settled
+    registers = _count_all(night, report)
+    with pytest.raises(DomainError):
+        registers[0].save()
+    with pytest.raises(IntegrityError), transaction.atomic():  # the database refuses too
+        QuerySet.update(Register.objects.all(), reason="x")
+    with pytest.raises(RegisterRefusedError, match="nothing to rectify"):
+        register_rectify(
+            register=registers[0], reason="check", user=night.manager, password="password"
+        )
