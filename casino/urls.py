@@ -28,6 +28,7 @@ urlpatterns = [
     path("console/", include("tables.console.urls")),
     path("api/", include((api, "api"))),
     path("reports/", include("reports.urls")),
+    path("registers/", include("reports.registers.urls")),
     path("staff/", include("establishment.console.staff_urls")),
     path("reception/", include("establishment.console.reception_urls")),
 ]

@@ -189,10 +189,14 @@ def _pdf_escape(text: str) -> str:
     return text.replace("\\", "\\\\").replace("(", "\\(").replace(")", "\\)")
 
 
-class _Pages:
+class Pages:
     """Lines of text in columns on landscape A4, a new page when one is full."""
 
-    def __init__(self, title: str) -> None:
+    def __init__(self, title: str, *, footer: str = "", pages: int | None = None) -> None:
+        """`footer`: a line at the foot of every page (a register's identifier and hash);
+        `pages`: how many there are, for « page i / n » (a first rendering counts them)."""
+        self.footer = footer
+        self.pages = pages
         self.buffer = io.BytesIO()
         self.canvas = Canvas(self.buffer, pagesize=landscape(A4), invariant=True, pageCompression=1)
         # The names of the two fonts in the document's resources, for `row`.
@@ -214,7 +218,10 @@ class _Pages:
         self.page += 1
         self.canvas.setFont("Helvetica", 7)
         self.canvas.drawString(36, 20, self.title)
-        self.canvas.drawRightString(self.width - 36, 20, f"{_('Page')} {self.page}")
+        of = f" / {self.pages}" if self.pages else ""
+        self.canvas.drawRightString(self.width - 36, 20, f"{_('Page')} {self.page}{of}")
+        if self.footer:
+            self.canvas.drawString(36, 11, self.footer)
         self.y = self.height - 40
 
     def _room(self, needed: float) -> None:
@@ -311,7 +318,7 @@ def pdf_render(
     title = (
         f"{_('Settlement of the gaming session')} {local_time(session['opened_at'], '%Y-%m-%d')}"
     )
-    pages = _Pages(title)
+    pages = Pages(title)
     pages.heading(title, 14)
     pages.text(
         f"{_('Opened')} {local_time(session['opened_at'])} ({session['opened_by']})   "

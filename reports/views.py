@@ -45,7 +45,7 @@ from tables.services import gaming_session_close
 READERS = (Role.MANAGER, Role.AUDITOR)
 
 
-def _staff(request: HttpRequest) -> User:
+def staff_of_request(request: HttpRequest) -> User:
     """The signed-in user as a model instance (services check roles on `type(user)`)."""
     return User.objects.get(pk=request.user.pk or 0)
 
@@ -69,7 +69,7 @@ def _for_readers(view: Callable[..., HttpResponse]) -> Callable[..., HttpRespons
     return checked
 
 
-def _reading(view: Callable[..., HttpResponse]) -> Callable[..., HttpResponse]:
+def reading(view: Callable[..., HttpResponse]) -> Callable[..., HttpResponse]:
     """A screen a reader opens: GET only, signed in, a manager or an auditor (`_for_readers`)."""
     return require_GET(login_required(_for_readers(view)))
 
@@ -88,7 +88,7 @@ def _refused(request: HttpRequest, error: DomainError, report: SettlementReport)
     return render(request, "reports/detail.html", context, status=body.status)
 
 
-@_reading
+@reading
 def report_list(request: HttpRequest) -> HttpResponse:
     """Open gaming sessions (to close) and every past report."""
     return render(
@@ -112,7 +112,7 @@ def session_close(request: HttpRequest, public_id: UUID) -> HttpResponse:
     try:
         gaming_session_close(
             gaming_session=session,
-            user=_staff(request),
+            user=staff_of_request(request),
             client="reports",
         )
     except DomainError as error:
@@ -137,7 +137,7 @@ def session_close(request: HttpRequest, public_id: UUID) -> HttpResponse:
     return redirect(target)
 
 
-@_reading
+@reading
 def session_waiting(request: HttpRequest, public_id: UUID) -> HttpResponse:
     """Before a worker has created the report row: poll until it exists."""
     report = SettlementReport.objects.filter(gaming_session__public_id=public_id).first()
@@ -214,14 +214,14 @@ def _detail_context(request: HttpRequest, report: SettlementReport) -> dict[str,
     return context
 
 
-@_reading
+@reading
 def report_detail(request: HttpRequest, public_id: UUID) -> HttpResponse:
     """The report: its progress while a worker prepares it, then the report itself."""
     report = _report(public_id)
     return render(request, "reports/detail.html", _detail_context(request, report))
 
 
-@_reading
+@reading
 def report_progress(request: HttpRequest, public_id: UUID) -> HttpResponse:
     """Polled by htmx every second; once the report is ready the page reloads itself."""
     report = _report(public_id)
@@ -247,7 +247,7 @@ def cagnotte_count(request: HttpRequest, public_id: UUID) -> HttpResponse:
             report=report,
             table=table,
             counted_chips=counted,
-            counted_by=_staff(request),
+            counted_by=staff_of_request(request),
             password=request.POST.get("password", ""),
             witness=witness,
             witness_password=request.POST.get("witness_password", ""),
@@ -272,7 +272,7 @@ def _report_act(
     """A report's button with nothing to enter: `service` on the report by the signed-in user."""
     report = _report(public_id)
     try:
-        service(report=report, user=_staff(request), client="reports")
+        service(report=report, user=staff_of_request(request), client="reports")
     except DomainError as error:
         return _refused(request, error, report)
     return _detail_redirect(report, section)
@@ -290,7 +290,7 @@ def rerun(request: HttpRequest, public_id: UUID) -> HttpResponse:
     return _report_act(request, public_id, reconciliation_rerun, "reconciliation")
 
 
-@_reading
+@reading
 def report_file(request: HttpRequest, public_id: UUID, name: str) -> HttpResponse:
     """A file the worker stored (the PDF as closed, the CSV files), with its SHA-256."""
     report = _report(public_id)
@@ -303,7 +303,7 @@ def report_file(request: HttpRequest, public_id: UUID, name: str) -> HttpRespons
     return response
 
 
-@_reading
+@reading
 def report_pdf_signed(request: HttpRequest, public_id: UUID) -> HttpResponse:
     """The PDF as it stands now: with the counted cagnotte and the sign-off, if entered."""
     report = _report(public_id)
