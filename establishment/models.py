@@ -6,7 +6,7 @@ Staff are `django.contrib.auth` users; their role is a group (establishment.role
 from __future__ import annotations
 
 import uuid
-from datetime import date, time
+from datetime import date, datetime, time
 from typing import TYPE_CHECKING, Any, Literal, NoReturn, TypeVar, overload
 
 from django.conf import settings
@@ -87,6 +87,18 @@ def staff_member(
 ) -> models.ForeignKey[Any, Any]:
     """The member of staff who did something to a row (opened it, posted it, counted it, …)."""
     return _protected(settings.AUTH_USER_MODEL, related_name, verbose_name, optional)
+
+
+def created_at_field() -> models.DateTimeField[datetime, datetime]:
+    """When the row was created, set once as it is first saved (`auto_now_add`)."""
+    return models.DateTimeField(_("created at"), auto_now_add=True)
+
+
+def idempotency_key_field(**options: Any) -> models.CharField[str, str]:
+    """The key a client sends with a write so that the same request writes once (the books'
+    transactions, the table's journal: docs/conventions.md, invariant 4); kept non-blank by a
+    `not_blank` constraint."""
+    return models.CharField(_("idempotency key"), max_length=200, **options)
 
 
 def ends_after_start(end: str, start: str, name: str) -> models.CheckConstraint:
@@ -222,7 +234,7 @@ class Player(models.Model):
     document_number = models.CharField(_("document number"), max_length=64, blank=True)
     document_expiry = models.DateField(_("document expiry date"), null=True, blank=True)
     registered_by = staff_member("players_registered", _("registered by"), optional=True)
-    created_at = models.DateTimeField(_("created at"), auto_now_add=True)
+    created_at = created_at_field()
 
     class Meta:
         ordering = ["name", "member_number"]

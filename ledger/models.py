@@ -23,6 +23,8 @@ from establishment.models import (
     AppendOnlyModel,
     GamingSession,
     Player,
+    created_at_field,
+    idempotency_key_field,
     not_blank,
     one_of,
     protected_fk,
@@ -120,7 +122,7 @@ class Account(models.Model):
     number = models.PositiveIntegerField(
         _("number"), null=True, blank=True, help_text=_("The coup's number, for coup stakes.")
     )
-    created_at = models.DateTimeField(_("created at"), auto_now_add=True)
+    created_at = created_at_field()
 
     class Meta:
         ordering = ["kind", "pk"]
@@ -173,11 +175,8 @@ class Transaction(LedgerRow):
     """A balanced set of entries posted at once, by someone, for a reason."""
 
     public_id = models.UUIDField(default=uuid.uuid4, unique=True, editable=False)
-    idempotency_key = models.CharField(
-        _("idempotency key"),
-        max_length=200,
-        unique=True,
-        help_text=_("Posting again with the same key returns the first transaction."),
+    idempotency_key = idempotency_key_field(
+        unique=True, help_text=_("Posting again with the same key returns the first transaction.")
     )
     posted_at = models.DateTimeField(_("posted at"))
     posted_by = staff_member("ledger_transactions", _("posted by"))

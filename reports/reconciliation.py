@@ -312,14 +312,8 @@ class Reconciliation:
         return not self.differences
 
     def as_dict(self) -> dict[str, Any]:
-        return {
-            "agrees": self.agrees,
-            "coups_replayed": self.coups_replayed,
-            "transactions_checked": self.transactions_checked,
-            "accounts_checked": self.accounts_checked,
-            "differences": self.differences,
-            "tables": self.tables,
-        }
+        """Whether the books agree, then every field (the report's `reconciliation`)."""
+        return {"agrees": self.agrees, **vars(self)}
 
 
 def reconcile(

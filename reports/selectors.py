@@ -14,6 +14,7 @@ from django.db.models import (
     Count,
     Exists,
     Max,
+    Model,
     OuterRef,
     Q,
     QuerySet,
@@ -164,6 +165,14 @@ def _journal_events(table_session_ids: list[int], *kinds: str) -> QuerySet[table
     ).order_by("table_session_id", "seq")
 
 
+def _of_table_sessions(
+    model: type[Model], table_session_ids: list[int], *ordering: str, via: str = "table_session_id"
+) -> QuerySet[Any]:
+    """The rows of `model` in these table sessions (reached through `via`), in `ordering`."""
+    rows = model._default_manager.filter(**{f"{via}__in": table_session_ids})
+    return rows.order_by(*ordering)
+
+
 def settlement_rows_get(*, gaming_session: GamingSession) -> SettlementRows:
     """Everything the settlement report shows, except the replay (see reports.services)."""
     table_sessions = list(
@@ -173,9 +182,9 @@ def settlement_rows_get(*, gaming_session: GamingSession) -> SettlementRows:
     )
     ts_ids = [ts.pk for ts in table_sessions]
     assignments = list(
-        table_models.CroupierAssignment.objects.filter(table_session_id__in=ts_ids)
-        .order_by("table_session_id", "assigned_at", "pk")
-        .values(
+        _of_table_sessions(
+            table_models.CroupierAssignment, ts_ids, "table_session_id", "assigned_at", "pk"
+        ).values(
             "table_session_id",
             "role",
             "assigned_at",
@@ -216,9 +225,7 @@ def settlement_rows_get(*, gaming_session: GamingSession) -> SettlementRows:
         )
     )
     tenures = list(
-        table_models.BankTenure.objects.filter(table_session_id__in=ts_ids)
-        .order_by("table_session_id", "seq")
-        .values(
+        _of_table_sessions(table_models.BankTenure, ts_ids, "table_session_id", "seq").values(
             "table_session_id",
             "seq",
             "how",
@@ -229,9 +236,9 @@ def settlement_rows_get(*, gaming_session: GamingSession) -> SettlementRows:
         )
     )
     void_requests = list(
-        table_models.VoidRequest.objects.filter(coup__table_session_id__in=ts_ids)
-        .order_by("requested_at", "pk")
-        .values(
+        _of_table_sessions(
+            table_models.VoidRequest, ts_ids, "requested_at", "pk", via="coup__table_session_id"
+        ).values(
             "coup__table_session_id",
             "coup__number",
             "coup__settled_seq",

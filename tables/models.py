@@ -21,7 +21,9 @@ from establishment.models import (
     Player,
     at_and_by_together,
     at_least,
+    created_at_field,
     ends_after_start,
+    idempotency_key_field,
     not_blank,
     one_of,
     one_open,
@@ -79,7 +81,7 @@ class Table(models.Model):
         default=True,
         help_text=_("A table taken out of service keeps its history; its number may be reused."),
     )
-    created_at = models.DateTimeField(_("created at"), auto_now_add=True)
+    created_at = created_at_field()
 
     class Meta:
         ordering = ["number"]
@@ -465,7 +467,7 @@ class TableEvent(HistoryRow):
         blank=True,
         help_text=_("For an undo or a void: the numbers of the actions it sets aside."),
     )
-    idempotency_key = models.CharField(_("idempotency key"), max_length=200)
+    idempotency_key = idempotency_key_field()
     recorded_by = staff_member("table_events")
     recorded_at = models.DateTimeField(_("recorded at"))
     client = models.CharField(_("client"), max_length=200, blank=True)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, Protocol, TypeVar
+from typing import Any, Generic, Protocol, TypeVar, overload
 
 from tables.engine.actions import Action, ActionSpec, shape_check
 from tables.engine.cards import Pack
@@ -12,6 +12,7 @@ from tables.engine.settlement import CoupRecord, Transfer
 from tables.engine.table import Actor, Seating
 
 _State = TypeVar("_State")
+_Value = TypeVar("_Value")
 
 # COM-3.8 the state after end_session: no banker and no legal action, in every game
 # (``tables.engine.session`` gives it to the games).
@@ -196,3 +197,24 @@ def own_state(state: GameState, kind: type[_State]) -> _State:
     """``state`` as the game's own state class: a game is only handed the states it made."""
     assert isinstance(state, kind)
     return state
+
+
+class Required(Generic[_Value]):
+    """A read-only attribute of a state class: its optional field ``field``, where the rules
+    need it set (asserted, and typed without None)."""
+
+    def __init__(self, field: str) -> None:
+        self.field = field
+
+    @overload
+    def __get__(self, state: None, owner: type[Any]) -> Required[_Value]: ...
+
+    @overload
+    def __get__(self, state: object, owner: type[Any]) -> _Value: ...
+
+    def __get__(self, state: object, owner: type[Any]) -> Required[_Value] | _Value:
+        if state is None:
+            return self
+        value: _Value | None = getattr(state, self.field)
+        assert value is not None
+        return value

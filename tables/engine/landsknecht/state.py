@@ -93,11 +93,8 @@ class Offer:
 
 @dataclass(frozen=True)
 class LRState(FirstBankerBeforeCoups):
-    """A landsknecht session at one table; never mutated (``dataclasses.replace``).
-
-    LR-4.0.1 the first banker is set before the first coup, while there is no banker
-    (``FirstBankerBeforeCoups``).
-    """
+    """A landsknecht session at one table; never mutated (``dataclasses.replace``). Its first
+    banker is set as COM-9.2 says (LR-4.0.1, ``FirstBankerBeforeCoups``)."""
 
     config: Config
     seating: Seating

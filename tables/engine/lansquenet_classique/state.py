@@ -96,11 +96,8 @@ class Coup:
 
 @dataclass(frozen=True)
 class LCState(FirstBankerBeforeCoups):
-    """The session at one table (the ``GameState`` of game.py).
-
-    COM-9.2 the first banker is set before the first coup, while there is no banker
-    (``FirstBankerBeforeCoups``).
-    """
+    """The session at one table (the ``GameState`` of game.py); its first banker is set as
+    COM-9.2 says (``FirstBankerBeforeCoups``)."""
 
     config: Config
     seating: Seating

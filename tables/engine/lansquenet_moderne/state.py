@@ -8,6 +8,7 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 
 from tables.engine.cards import Pack
+from tables.engine.game import Required
 from tables.engine.lansquenet_moderne.settings import Config
 from tables.engine.settlement import CoupRecord, Transfer
 from tables.engine.table import Seating
@@ -163,27 +164,12 @@ class LMState:
         or the seat number of an empty seat."""
         return self.seating.player_at(seat) or seat
 
-    @property
-    def in_play(self) -> Coup:
-        """The coup in play (from announce_bank to its settlement)."""
-        assert self.coup is not None
-        return self.coup
-
-    @property
-    def current_offer(self) -> Offer:
-        assert self.offer is not None
-        return self.offer
-
-    @property
-    def current_decision(self) -> Decision:
-        assert self.decision is not None
-        return self.decision
-
-    @property
-    def banker_at(self) -> int:
-        """The banker's (or outgoing banker's) seat, where the rules need one."""
-        assert self.banker_seat is not None
-        return self.banker_seat
+    # Where the rules need them set: the coup in play (from announce_bank to its settlement),
+    # the offer, the decision, and the banker's (or outgoing banker's) seat.
+    in_play = Required[Coup]("coup")
+    current_offer = Required[Offer]("offer")
+    current_decision = Required[Decision]("decision")
+    banker_at = Required[int]("banker_seat")
 
     @property
     def seat_limits(self) -> tuple[int, int]:
