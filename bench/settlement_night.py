@@ -20,6 +20,7 @@ from django.utils import timezone
 from establishment.house import house_journee_of, house_settings_current
 from establishment.models import GamingSession, Player
 from ledger.models import Account, AccountKind, Entry, Side, Transaction
+from tables import postings as places
 from tables.engine import Action, Seating, game_get, step
 from tables.engine.settlement import CAGNOTTE
 from tables.models import (
@@ -29,15 +30,6 @@ from tables.models import (
     Table,
     TableEvent,
     TableSession,
-)
-from tables.postings import (
-    SESSION_POSTING,
-    coup_after_posting,
-    coup_posting,
-    posting_base,
-    posting_key,
-    table_place,
-    table_session_place,
 )
 from tables.services.journal import Journal, journal_advance, opening_seating
 from tables.services.recording import _new_money, coup_row
@@ -176,18 +168,18 @@ def write_table_session(
         at = now + timedelta(seconds=seq * 3)
         settled, amended, moved = _new_money(before.state, journal.state)
         keys: list[str] = []
-        base = posting_base(ts.public_id, seq)
+        base = places.posting_base(ts.public_id, seq)
         for coup in settled:
-            keys.append(posting_key(base, coup_posting(coup.number)))
+            keys.append(places.posting_key(base, places.coup_posting(coup.number)))
             postings.append(
                 (keys[-1], [(t.source, t.target, t.amount, t.reason) for t in coup.transfers])
             )
             coup_rows.append(coup_row(ts, coup, before=before, seq=seq, at=at))
         for coup, extra in amended:
-            keys.append(posting_key(base, coup_after_posting(coup.number)))
+            keys.append(places.posting_key(base, places.coup_after_posting(coup.number)))
             postings.append((keys[-1], [(t.source, t.target, t.amount, t.reason) for t in extra]))
         if moved:
-            keys.append(posting_key(base, SESSION_POSTING))
+            keys.append(places.posting_key(base, places.SESSION_POSTING))
             postings.append((keys[-1], [(t.source, t.target, t.amount, t.reason) for t in moved]))
         if before.state.banker != journal.state.banker:
             banker = journal.state.banker
@@ -230,7 +222,7 @@ def write_table_session(
                     posted_by=user,
                     memo="bench",
                     gaming_session_id=ts.gaming_session_id,
-                    place=table_session_place(ts.public_id),
+                    place=places.table_session_place(ts.public_id),
                 )
                 for key, _legs in postings
             ),
@@ -290,7 +282,9 @@ def make_session(
             for code in codes
         }
         accounts[CAGNOTTE] = Account.objects.create(
-            kind=AccountKind.CAGNOTTE, place=table_place(table.public_id), gaming_session=session
+            kind=AccountKind.CAGNOTTE,
+            place=places.table_place(table.public_id),
+            gaming_session=session,
         )
         write_table_session(ts, codes, count, user, accounts)
     session.closed_at = timezone.now()

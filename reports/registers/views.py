@@ -7,7 +7,9 @@ from __future__ import annotations
 
 import json
 from collections import defaultdict
+from collections.abc import Callable
 from datetime import date
+from functools import partial
 from typing import Any
 from uuid import UUID
 
@@ -121,21 +123,37 @@ def _refused(
     return render(request, template, {**context, "error": body.message}, status=body.status)
 
 
-@require_POST
-@login_required
-def journee_signature(request: HttpRequest, day: str) -> HttpResponse:
-    when = _day(day)
+def _signing(
+    request: HttpRequest,
+    sign: Callable[..., object],
+    template: str,
+    context: Callable[[], dict[str, Any]],
+    back: str,
+) -> HttpResponse:
+    """A signature on screen: the signer's own password posted, the service called; a refusal
+    shown on the register's page, nothing signed."""
     try:
-        journee_sign(
-            journee=when,
+        sign(
             user=staff_of_request(request),
             password=request.POST.get("password", ""),
             client="registers",
         )
     except DomainError as error:
-        context = _journee_context(request, when)
-        return _refused(request, "reports/registers/journee.html", context, error)
-    return redirect(reverse("registers:journee", args=[day]))
+        return _refused(request, template, context(), error)
+    return redirect(back)
+
+
+@require_POST
+@login_required
+def journee_signature(request: HttpRequest, day: str) -> HttpResponse:
+    when = _day(day)
+    return _signing(
+        request,
+        partial(journee_sign, journee=when),
+        "reports/registers/journee.html",
+        lambda: _journee_context(request, when),
+        reverse("registers:journee", args=[day]),
+    )
 
 
 @reading
@@ -174,18 +192,13 @@ def month(request: HttpRequest, month: str) -> HttpResponse:
 @require_POST
 @login_required
 def month_closing(request: HttpRequest, month: str) -> HttpResponse:
-    try:
-        month_close(
-            month=month,
-            user=staff_of_request(request),
-            password=request.POST.get("password", ""),
-            client="registers",
-        )
-    except DomainError as error:
-        return _refused(
-            request, "reports/registers/register.html", _month_context(request, month), error
-        )
-    return redirect(reverse("registers:month", args=[month]))
+    return _signing(
+        request,
+        partial(month_close, month=month),
+        "reports/registers/register.html",
+        lambda: _month_context(request, month),
+        reverse("registers:month", args=[month]),
+    )
 
 
 def _register(public_id: UUID) -> Register:
@@ -237,4 +250,3 @@ def rectification(request: HttpRequest, public_id: UUID) -> HttpResponse:
         body = error_body(error)
         return HttpResponse(body.message, status=body.status)
     return redirect(_back(register))
-

@@ -18,14 +18,7 @@ from django.utils.translation import gettext as _, gettext_lazy
 from django.views.decorators.http import require_GET, require_POST
 
 from establishment.errors import DomainError, InvalidInputError
-from establishment.http.console import (
-    client_of,
-    console_view,
-    page_or_part,
-    refusal,
-    staff_of,
-    write_answer,
-)
+from establishment.http import console as screen
 from tables.console.access import is_inspector
 from tables.console.floor import floor_check, inspector_check
 from tables.models import StockKind, TableSession
@@ -82,7 +75,7 @@ def _context(request: ConsoleRequest, problem: Problem | None = None) -> dict[st
 def _answer(
     request: ConsoleRequest, *, status: int = 200, problem: Problem | None = None
 ) -> HttpResponse:
-    return write_answer(
+    return screen.write_answer(
         request,
         reverse("console:stock"),
         STOCK,
@@ -97,21 +90,21 @@ def _stock_write(request: ConsoleRequest, write: Callable[[], object]) -> HttpRe
     try:
         write()
     except DomainError as error:
-        status, problem = refusal(error, "stock")
+        status, problem = screen.refusal(error, "stock")
         return _answer(request, status=status, problem=problem)
     return _answer(request)
 
 
 @require_GET
-@console_view
+@screen.console_view
 def stock(request: ConsoleRequest) -> HttpResponse:
     """Every numbered sabot and pack: where it is now and where it has been."""
     floor_check(request)
-    return page_or_part(request, STOCK, "stock", _context(request))
+    return screen.page_or_part(request, STOCK, "stock", _context(request))
 
 
 @require_POST
-@console_view
+@screen.console_view
 def receive(request: ConsoleRequest) -> HttpResponse:
     post = request.POST
     return _stock_write(
@@ -122,14 +115,14 @@ def receive(request: ConsoleRequest) -> HttpResponse:
             last=post.get("last") or post.get("first", ""),
             decks=post.get("decks", ""),
             received_from=post.get("received_from", ""),
-            received_by=staff_of(request),
-            client=client_of(request),
+            received_by=screen.staff_of(request),
+            client=screen.client_of(request),
         ),
     )
 
 
 @require_POST
-@console_view
+@screen.console_view
 def assign(request: ConsoleRequest) -> HttpResponse:
     post = request.POST
 
@@ -145,8 +138,8 @@ def assign(request: ConsoleRequest) -> HttpResponse:
             table_session=seance,
             kind=post.get("kind", ""),
             numbers=numbers_parse(post.get("numbers", "")),
-            assigned_by=staff_of(request),
-            client=client_of(request),
+            assigned_by=screen.staff_of(request),
+            client=screen.client_of(request),
         )
 
     return _stock_write(request, write)
@@ -159,29 +152,35 @@ def _one(request: ConsoleRequest) -> tuple[str, int]:
     return form.cleaned_data["kind"], form.cleaned_data["number"]
 
 
+def _on_one(request: ConsoleRequest, write: Callable[[str, int, Any, str], object]) -> HttpResponse:
+    """A write on one numbered sabot or pack (its kind and number posted): `write` is given
+    them, who acts and from where."""
+
+    def run() -> object:
+        kind, number = _one(request)
+        return write(kind, number, screen.staff_of(request), screen.client_of(request))
+
+    return _stock_write(request, run)
+
+
 @require_POST
-@console_view
+@screen.console_view
 def take_back(request: ConsoleRequest) -> HttpResponse:
-    def write() -> object:
-        kind, number = _one(request)
-        return stock_return(
-            kind=kind, number=number, returned_by=staff_of(request), client=client_of(request)
-        )
-
-    return _stock_write(request, write)
+    return _on_one(
+        request,
+        lambda kind, number, by, client: stock_return(
+            kind=kind, number=number, returned_by=by, client=client
+        ),
+    )
 
 
 @require_POST
-@console_view
+@screen.console_view
 def destroy(request: ConsoleRequest) -> HttpResponse:
-    def write() -> object:
-        kind, number = _one(request)
-        return stock_destroy(
-            kind=kind,
-            number=number,
-            reason=request.POST.get("reason", ""),
-            destroyed_by=staff_of(request),
-            client=client_of(request),
-        )
-
-    return _stock_write(request, write)
+    reason = request.POST.get("reason", "")
+    return _on_one(
+        request,
+        lambda kind, number, by, client: stock_destroy(
+            kind=kind, number=number, reason=reason, destroyed_by=by, client=client
+        ),
+    )
