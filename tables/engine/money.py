@@ -11,7 +11,9 @@ from tables.engine.errors import bad_amount
 
 Chips = NewType("Chips", int)
 
-Rounding = Literal["down", "nearest"]
+Rounding = Literal["down", "nearest", "nearest_down", "nearest_even"]
+# The rounding values that round to the nearest step, each with its tie rule (COM-6.3).
+NEAREST: dict[str, str] = {"nearest": "up", "nearest_down": "down", "nearest_even": "even"}
 
 
 def is_whole_chips(amount: object, chip_unit: int) -> bool:
@@ -47,14 +49,18 @@ def cagnotte_levy(gross_chips: int, *, rate_bp: int, step: int, rounding: Roundi
 
     - ``down``: ``floor(G·rate / (10000·step))·step``;
     - ``nearest``: the multiple of ``step`` nearest to the exact levy, an exact half rounded up;
+      ``nearest_down`` rounds an exact half down, ``nearest_even`` to the even multiple;
     and never more than ``G`` itself.
     """
     if gross_chips <= 0 or rate_bp <= 0:
         return 0
-    if rounding == "down":
-        levy = (gross_chips * rate_bp) // (10000 * step) * step
-    else:
-        levy = (2 * gross_chips * rate_bp + 10000 * step) // (20000 * step) * step
+    steps, rest = divmod(gross_chips * rate_bp, 10000 * step)
+    if rounding != "down":
+        half = 2 * rest - 10000 * step  # > 0: above the half; 0: exactly the half
+        tie = NEAREST[rounding]
+        if half > 0 or (half == 0 and (tie == "up" or (tie == "even" and steps % 2))):
+            steps += 1
+    levy = steps * step
     if levy > gross_chips:
         levy = (gross_chips // step) * step
     return levy

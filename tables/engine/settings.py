@@ -11,7 +11,7 @@ from dataclasses import Field, dataclass, fields
 from typing import Any, ClassVar, Protocol, TypeVar
 
 from tables.engine.errors import ParamValue, bad_setting
-from tables.engine.money import Rounding
+from tables.engine.money import NEAREST, Rounding
 
 Settings = Mapping[str, Any]
 Default = Any | Callable[[Settings], Any]
@@ -139,7 +139,7 @@ def cagnotte_settings() -> tuple[Setting, ...]:
     return (
         int_setting("cagnotte_rate_bp", 500, 0, 10000),
         chips_setting("cagnotte_step"),
-        choice_setting("cagnotte_rounding", "down", ("down", "nearest")),
+        choice_setting("cagnotte_rounding", "down", ("down", *NEAREST)),
     )
 
 

@@ -17,11 +17,12 @@ from django.utils import timezone
 from establishment.door import player_admission_check_codes
 from establishment.errors import InvalidStateError
 from establishment.house import house_journee_of, house_settings_current
-from establishment.models import GamingSession
+from establishment.models import GamingSession, HouseSettings
 from establishment.roles import SUPERVISORS, TABLE_CONFIGURERS
 from establishment.services import audit
 from establishment.staff import role_required
 from tables.engine import RuleError
+from tables.engine.money import NEAREST
 from tables.models import EventKind, Sabot, Table, TableSession
 from tables.services.books import players_by_code
 from tables.services.journal import Journal, engine_start
@@ -78,6 +79,19 @@ def table_create(
     return table
 
 
+# The house's rule for a levy exactly halfway (art. 59, COM-6.3), as the engine's rounding.
+TIE_ROUNDING = {"up": "nearest", "down": "nearest_down", "even": "nearest_even"}
+
+
+def seance_settings(settings: Mapping[str, Any], house: HouseSettings) -> dict[str, Any]:
+    """The settings a séance keeps: the table's, a levy rounded to the nearest step rounding an
+    exact half as the house says (docs/registers.md, "Money")."""
+    kept = dict(settings)
+    if kept.get("cagnotte_rounding") in NEAREST:
+        kept["cagnotte_rounding"] = TIE_ROUNDING[house.levy_tie_rule]
+    return kept
+
+
 def table_session_open(
     *,
     table: Table,
@@ -115,7 +129,7 @@ def table_session_open(
             table=locked,
             gaming_session=gaming_session,
             game=locked.game,
-            settings=locked.settings,
+            settings=seance_settings(locked.settings, house),
             seat_count=locked.seat_count,
             opened_at=now,
             opened_by=opened_by,

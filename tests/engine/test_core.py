@@ -113,6 +113,11 @@ def test_pack_is_immutable_a_draw_returns_a_new_pack() -> None:
         (1100, 10, 10, "nearest", 60),
         (1080, 10, 10, "nearest", 50),
         (700, 10, 10, "nearest", 40),
+        (1100, 10, 10, "nearest_down", 50),
+        (1300, 10, 10, "nearest_even", 60),
+        (1100, 10, 10, "nearest_even", 60),
+        (1080, 10, 10, "nearest_even", 50),
+        (1090, 10, 10, "nearest_down", 50),  # 54.5: below the half, down whatever the tie rule
     ],
 )
 def test_com_6_5_known_answers(gross: int, unit: int, step: int, rounding: str, levy: int) -> None:

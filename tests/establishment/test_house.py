@@ -207,3 +207,27 @@ def test_a_seance_keeps_the_settings_and_the_journee_it_opened_with(
     house_settings_change(changed_by=floor.manager, reason="tickets", levy_record="tickets")
     seance.refresh_from_db()
     assert seance.house_settings == first  # a change applies to séances opened after it
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize(
+    ("tie", "rounding"), [("up", "nearest"), ("down", "nearest_down"), ("even", "nearest_even")]
+)
+def test_a_seance_rounds_a_levy_halfway_as_the_house_says(tie: str, rounding: str) -> None:
+    from tests.concurrency.kit import CF_SETTINGS, floor_open, table_open
+
+    floor = floor_open()
+    house_settings_change(changed_by=floor.manager, reason="art. 59", levy_tie_rule=tie)
+    nearest = {**CF_SETTINGS, "cagnotte_rounding": "nearest", "cagnotte_step": 10}
+    seats = {seat: f"T{tie}{seat}" for seat in range(1, 4)}
+    seance = table_open(floor, "chemin_de_fer", nearest, seats)
+    assert seance.settings["cagnotte_rounding"] == rounding
+    assert seance.table.settings["cagnotte_rounding"] == "nearest"  # the table's own stays
+    down = table_open(
+        floor,
+        "chemin_de_fer",
+        CF_SETTINGS,
+        {1: f"U{tie}1", 2: f"U{tie}2"},
+        croupier=UserFactory.create(roles=[Role.CROUPIER]),
+    )
+    assert down.settings.get("cagnotte_rounding", "down") == "down"  # not rounded to nearest
