@@ -231,3 +231,31 @@ def test_a_seance_rounds_a_levy_halfway_as_the_house_says(tie: str, rounding: st
         croupier=UserFactory.create(roles=[Role.CROUPIER]),
     )
     assert down.settings.get("cagnotte_rounding", "down") == "down"  # not rounded to nearest
+
+
+@pytest.mark.django_db
+def test_the_manager_changes_the_house_on_screen_and_bad_input_is_said_in_place() -> None:
+    from django.test import Client
+    from django.urls import reverse
+
+    manager = Client()
+    manager.force_login(UserFactory.create(roles=[Role.MANAGER]))
+    page = manager.get(reverse("staff:house"))
+    assert page.status_code == 200
+    assert 'data-testid="house-versions"' in page.content.decode()
+    url = reverse("staff:house-change")
+    headers = {"HX-Request": "true"}
+    refused = manager.post(url, {"time_zone": "Mars/Olympus", "reason": "x"}, headers=headers)
+    assert refused.status_code == 422
+    assert 'data-testid="problem"' in refused.content.decode()
+    assert HouseSettings.objects.count() == 1
+    done = manager.post(
+        url,
+        {"cents_per_chip": "10", "journee_turns_at": "05:00", "reason": "new chips"},
+        headers=headers,
+    )
+    assert done.status_code == 200
+    assert house_settings_current().cents_per_chip == 10
+    croupier = Client()
+    croupier.force_login(UserFactory.create(roles=[Role.CROUPIER]))
+    assert croupier.get(reverse("staff:house")).status_code == 403
