@@ -26,9 +26,9 @@ FULL = "tests.console.navigation_urls"
 # The brief of issue 13, item 4: each role's links, in the order they are drawn.
 EXPECTED: dict[Role, list[str]] = {
     Role.CROUPIER: ["home"],
-    Role.INSPECTOR: ["floor", "voids", "players", "duty"],
+    Role.INSPECTOR: ["floor", "voids", "players", "duty", "stock"],
     Role.RECEPTION: ["players", "exclusions"],
-    Role.MANAGER: ["floor", "reports", "registers", "staff", "tables"],
+    Role.MANAGER: ["floor", "stock", "reports", "registers", "staff", "tables", "house"],
     Role.AUDITOR: ["reports", "registers", "audit"],
     Role.CHANGEUR: [],
 }
@@ -99,9 +99,11 @@ def test_a_screen_whose_url_does_not_resolve_is_left_out(settings: Any) -> None:
         "floor",
         "voids",
         "duty",
+        "stock",
         "reports",
         "staff",
         "tables",
+        "house",
     ]
 
 
