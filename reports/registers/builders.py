@@ -57,12 +57,15 @@ def model11_build(
     stock: Sequence[Mapping[str, Any]],
     tickets: Sequence[Mapping[str, Any]],
     count: Mapping[str, Any] | None,
+    identities: Mapping[str, Mapping[str, Any]] | None = None,
 ) -> dict[str, Any]:
     """Model 11 of one séance. `table` is the séance's entry in the night's settlement report
     (reports.builders.report_build: coups, bankers, staff, interruptions); `seance` says its
     journée, its number in the journée, and the house settings it kept; `stock` its numbered
     sabots and packs; `tickets` its ticket books; `count` the counted box (chips, who counted,
-    who certified, when, the posting of the difference) or None."""
+    who certified, when, the posting of the difference) or None; `identities` each banker's
+    identity by member number (the register of bankers, art. 71)."""
+    identities = identities or {}
     unit = int(seance["cents_per_chip"])
     coups = [
         {
@@ -80,6 +83,7 @@ def model11_build(
         {
             "player": b["player"],
             "name": b["name"],
+            "identity": dict(identities.get(b["player"] or "", {})),
             "how": b["how"],
             "ended": b["ended"],
             "from": b["from"],

@@ -9,6 +9,7 @@ from typing import Any
 
 from django.db.models import QuerySet
 
+from establishment.models import Player
 from reports.builders import when
 from reports.models import CountedCagnotte, Register, RegisterKind
 from tables.models import StockAssignment, TableSession
@@ -74,6 +75,24 @@ def seance_count_row(*, table_session: TableSession) -> dict[str, Any] | None:
         "counted_at": when(count.counted_at),
         "posting": count.posting,
         "note": count.note,
+    }
+
+
+def banker_identities(*, codes: list[str]) -> dict[str, dict[str, Any]]:
+    """The register of bankers (art. 71; docs/registers.md): each banker's surname, first
+    names, date and place of birth and address, from the player's identity at the door."""
+    rows = Player.objects.filter(member_number__in=codes).values(
+        "member_number", "surname", "first_names", "birth_date", "birth_place", "address"
+    )
+    return {
+        row["member_number"]: {
+            "surname": row["surname"],
+            "first_names": row["first_names"],
+            "birth_date": row["birth_date"].isoformat() if row["birth_date"] else None,
+            "birth_place": row["birth_place"],
+            "address": row["address"],
+        }
+        for row in rows
     }
 
 

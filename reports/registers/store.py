@@ -39,6 +39,7 @@ from reports.registers.builders import (
 )
 from reports.registers.sources import (
     KINDS,
+    banker_identities,
     journee_seances,
     register_chain,
     register_latest,
@@ -68,12 +69,14 @@ class RegisterRefusedError(DomainError):
 
 def model11_content(table_session: TableSession, table: dict[str, Any]) -> dict[str, Any]:
     """Model 11 of a séance from its entry in the night's report (`table`)."""
+    codes = sorted({b["player"] for b in table["bankers"] if b["player"]})
     return model11_build(
         table=table,
         seance=seance_get(table_session=table_session),
         stock=seance_stock_rows(table_session=table_session),
         tickets=[],
         count=seance_count_row(table_session=table_session),
+        identities=banker_identities(codes=codes),
     )
 
 

@@ -21,6 +21,7 @@ from django.utils import timezone
 
 from establishment.confirmation import ConfirmationError
 from establishment.errors import DomainError, ErrorCode
+from establishment.models import Player
 from establishment.roles import Role
 from ledger.models import Entry
 from reports.models import Register, RegisterSignature, SettlementReport
@@ -78,8 +79,12 @@ def test_a_count_freezes_model_11_with_every_column(
     settled: tuple[Night, SettlementReport],
 ) -> None:
     night, report = settled
-    registers = _count_all(night, report, surplus=20)
     tables = json.loads(report.content)["tables"]
+    banker = tables[0]["bankers"][0]["player"]
+    Player.objects.filter(member_number=banker).update(
+        surname="AUBERT", first_names="Anne", birth_date=date(1970, 5, 2), birth_place="Lyon"
+    )
+    registers = _count_all(night, report, surplus=20)
     assert len(registers) == len(tables)
     first = json.loads(registers[0].content)
     entry = tables[0]
@@ -89,6 +94,9 @@ def test_a_count_freezes_model_11_with_every_column(
     assert [c["levy"] for c in first["coups"]] == [c["levy"] for c in entry["coups"]]
     assert {"time", "pot", "levy", "gain"} <= set(first["coups"][0])
     assert first["bankers"] and "result" in first["bankers"][0]
+    # the register of bankers (art. 71): the banker's identity from the door
+    assert first["bankers"][0]["identity"]["surname"] == "AUBERT"
+    assert first["bankers"][0]["identity"]["birth_date"] == "1970-05-02"
     assert first["staff"] == entry["staff"]
     assert first["expected"] == entry["cagnotte_expected"]
     assert (first["counted"], first["kind"], first["carried"]) == (
