@@ -127,9 +127,19 @@ def actions_for(coups: int) -> Iterator[dict[str, Any]]:
             break
         else:
             raise RuntimeError(f"the driver is stuck in {state.phase}: {sorted(legal)}")
+    # The last banker keeps the bank (or, after a ponte's win, the next one takes it) until the
+    # table closes.
     legal = {la.type: la.actors for la in GAME.legal_actions(state)}
-    if "continue_bank" in legal:  # the last banker keeps the bank until the table closes
-        yield {"type": "continue_bank", "actor": legal["continue_bank"][0], "reliquat": 0}
+    while "end_session" not in legal:
+        if "continue_bank" in legal:
+            action = {"type": "continue_bank", "actor": legal["continue_bank"][0], "reliquat": 0}
+        elif "accept_bank" in legal:
+            action = {"type": "accept_bank", "actor": legal["accept_bank"][0]}
+        else:
+            raise RuntimeError(f"the driver cannot close in {state.phase}: {sorted(legal)}")
+        state = step(GAME, state, Action.from_dict(action))
+        yield action
+        legal = {la.type: la.actors for la in GAME.legal_actions(state)}
     yield {"type": "end_session", "actor": "croupier"}
 
 
