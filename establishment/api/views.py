@@ -19,7 +19,7 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from establishment.http.fields import client_of
-from establishment.http.pagination import DateTimeFilter, ListApi, ListFilter
+from establishment.http.pagination import DateTimeFilter, ListApi, ListFilter, list_api
 from establishment.http.permissions import as_user
 from establishment.http.schema import post_schema
 from establishment.http.serializers import GamingSessionOutputSerializer, allowed_body, validated
@@ -97,11 +97,9 @@ class StaffFilter(ListFilter):
     username = filters.CharFilter(lookup_expr="iexact")
 
 
+@list_api(filterset=StaffFilter, tags=["establishment"])
 class StaffListApi(ListApi):
     """Staff members and their roles (to put a croupier on duty): inspectors and managers."""
-
-    filterset_class = StaffFilter
-    queryset = User.objects.none()
 
     class OutputSerializer(serializers.ModelSerializer[User]):
         name = serializers.CharField(source="get_full_name")
@@ -114,7 +112,6 @@ class StaffListApi(ListApi):
         def get_roles(self, user: User) -> list[str]:
             return sorted(g.name for g in user.groups.all() if g.name in Role.values)
 
-    @extend_schema(responses=OutputSerializer(many=True), tags=["establishment"])
     def get(self, request: Request) -> Response:
         role_required(request.user, SUPERVISORS, "list the staff")
         staff = (
@@ -123,7 +120,7 @@ class StaffListApi(ListApi):
             .prefetch_related("groups")
             .order_by("username")
         )
-        return self.page(request, staff, self.OutputSerializer)
+        return self.page(request, staff)
 
 
 # -- players ---------------------------------------------------------------------------------
@@ -140,17 +137,12 @@ class PlayerFilter(ListFilter):
     name = filters.CharFilter(lookup_expr="icontains")
 
 
+@list_api(PlayerOutputSerializer, filterset=PlayerFilter, tags=["establishment"])
 class PlayerListApi(ListApi):
     """The house's players; `member_number` is the id the rules use for a player."""
 
-    filterset_class = PlayerFilter
-    queryset = Player.objects.none()
-
-    @extend_schema(responses=PlayerOutputSerializer(many=True), tags=["establishment"])
     def get(self, request: Request) -> Response:
-        return self.page(
-            request, Player.objects.order_by("name", "member_number"), PlayerOutputSerializer
-        )
+        return self.page(request, Player.objects.order_by("name", "member_number"))
 
 
 class PlayerDetailApi(APIView):
@@ -185,18 +177,13 @@ class GamingSessionFilter(ListFilter):
     opened_before = DateTimeFilter(field_name="opened_at", lookup_expr="lt")
 
 
+@list_api(GamingSessionOutputSerializer, filterset=GamingSessionFilter, tags=["gaming sessions"])
 class GamingSessionListApi(ListApi):
     """Gaming sessions (séances), newest first."""
 
-    filterset_class = GamingSessionFilter
-    queryset = GamingSession.objects.none()
-
-    @extend_schema(responses=GamingSessionOutputSerializer(many=True), tags=["gaming sessions"])
     def get(self, request: Request) -> Response:
-        sessions = GamingSession.objects.select_related("opened_by", "closed_by").order_by(
-            "-opened_at", "-pk"
-        )
-        return self.page(request, sessions, GamingSessionOutputSerializer)
+        sessions = GamingSession.objects.select_related("opened_by", "closed_by")
+        return self.page(request, sessions.order_by("-opened_at", "-pk"))
 
 
 class GamingSessionDetailApi(APIView):

@@ -1,15 +1,16 @@
 """Lists that grow: django-filter filtering and page-number pagination, both in the schema.
 
-`ListApi` is an `APIView` that carries `filterset_class`, `pagination_class` and a `queryset`
-(for the schema only), so drf-spectacular documents the query parameters and the paginated
-response of each list exactly as for a generic view, while the view itself still calls its
-selector and nothing else.
+`ListApi` is an `APIView` that carries `filterset_class`, `pagination_class`, `serializer_class`
+and a `queryset` (for the schema only), so drf-spectacular documents the query parameters and the
+paginated response of each list exactly as for a generic view, while the view itself still calls
+its selector and nothing else. A list view states them once, on its class (`list_api`).
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from datetime import UTC, datetime
-from typing import TYPE_CHECKING, Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar, TypeVar
 
 from django import forms
 from django.core.exceptions import ValidationError
@@ -18,13 +19,14 @@ from django_filters import rest_framework as filters
 from django_filters.fields import IsoDateTimeField
 from django_filters.rest_framework import DjangoFilterBackend, FilterSet
 from drf_spectacular.drainage import set_override
+from drf_spectacular.utils import extend_schema, extend_schema_view
 from rest_framework.pagination import PageNumberPagination
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
 if TYPE_CHECKING:
     from rest_framework.request import Request
-    from rest_framework.serializers import BaseSerializer
+    from rest_framework.serializers import ModelSerializer
 
 
 class Pagination(PageNumberPagination):
@@ -34,33 +36,60 @@ class Pagination(PageNumberPagination):
 
 
 class ListApi(APIView):
-    """Base of the list endpoints: filter with `filterset_class`, then one page."""
+    """Base of the list endpoints: filter with `filterset_class`, then one page rendered with
+    `serializer_class` (both set by `list_api`)."""
 
     filter_backends: ClassVar[list[type[DjangoFilterBackend]]] = [DjangoFilterBackend]
     filterset_class: ClassVar[type[FilterSet] | None] = None
     pagination_class: ClassVar[type[Pagination]] = Pagination
+    serializer_class: ClassVar[type[ModelSerializer[Any]]]
     # For drf-spectacular's filter introspection only; views read through selectors.
     queryset: ClassVar[QuerySet[Any] | None] = None
 
-    def page(
-        self,
-        request: Request,
-        items: QuerySet[Any],
-        serializer_class: type[BaseSerializer[Any]],
-        context: dict[str, Any] | None = None,
-    ) -> Response:
+    def page(self, request: Request, items: QuerySet[Any]) -> Response:
         for backend in self.filter_backends:
             items = backend().filter_queryset(request, items, self)
         paginator = self.pagination_class()
         rows: list[Model] = list(paginator.paginate_queryset(items, request, view=self) or [])
-        data = serializer_class(rows, many=True, context=context or {}).data
+        data = self.serializer_class(rows, many=True).data
         return paginator.get_paginated_response(data)
+
+
+_List = TypeVar("_List", bound=type[ListApi])
+
+
+def list_api(
+    rows: type[ModelSerializer[Any]] | None = None,
+    *,
+    filterset: type[FilterSet] | None = None,
+    tags: list[str],
+) -> Callable[[_List], _List]:
+    """What a list view declares, on its class: the serializer of its rows (`rows`, else the
+    view's own `OutputSerializer`), the filter of its query string (`filterset`, if any) and the
+    schema's `tags`.
+
+    The view's `get` reads its items and returns `self.page(request, items)`; the schema
+    documents the filter's parameters, typed by the rows' model (the view's `queryset`), and a
+    page of rows. Declared on the class, as `post_schema` (establishment/http/schema.py), so
+    that views sharing one `get` through a base class each get their own.
+    """
+
+    def declare(view: _List) -> _List:
+        view.serializer_class = rows or view.OutputSerializer  # type: ignore[attr-defined]
+        view.filterset_class = filterset
+        model: type[Model] = view.serializer_class.Meta.model
+        view.queryset = model._default_manager.none()
+        schema = extend_schema(responses=view.serializer_class(many=True), tags=tags)
+        described: _List = extend_schema_view(get=schema)(view)
+        return described
+
+    return declare
 
 
 class ListFilter(FilterSet):
     """Base of the list filters: every filter is declared with the field it reads and none is
-    derived from a model, so a filter names no model. Its list view's `queryset` names the model
-    (for the schema's types) and the view's selector reads the rows."""
+    derived from a model, so a filter names no model. The model of its list view's rows names
+    it (for the schema's types: `list_api`) and the view's selector reads the rows."""
 
 
 class IntegerFilter(filters.Filter):

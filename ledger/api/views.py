@@ -18,7 +18,13 @@ from rest_framework.views import APIView
 
 from establishment.http.fields import UsernameField
 from establishment.http.lookups import found_or_404
-from establishment.http.pagination import DateTimeFilter, ListApi, ListFilter, Pagination
+from establishment.http.pagination import (
+    DateTimeFilter,
+    ListApi,
+    ListFilter,
+    Pagination,
+    list_api,
+)
 from establishment.http.permissions import IsStaff, ReadsEverything
 from ledger.models import Account, AccountKind, Entry, Side, Transaction
 from ledger.selectors import account_balance_get
@@ -88,17 +94,15 @@ class AccountPagination(Pagination):
     max_page_size = 100
 
 
+@list_api(AccountOutputSerializer, filterset=AccountFilter, tags=["ledger"])
 class AccountListApi(_BooksApi, ListApi):
     """Accounts with their balance in chips. A player's result in a gaming session is his
     `player_position` account; the cagnotte and the reserve fund are per table and session."""
 
     pagination_class = AccountPagination
-    filterset_class = AccountFilter
-    queryset = Account.objects.none()
 
-    @extend_schema(responses=AccountOutputSerializer(many=True), tags=["ledger"])
     def get(self, request: Request) -> Response:
-        return self.page(request, _accounts().order_by("pk"), AccountOutputSerializer)
+        return self.page(request, _accounts().order_by("pk"))
 
 
 class AccountDetailApi(_BooksApi):
@@ -169,17 +173,12 @@ def _transactions() -> QuerySet[Transaction]:
     ).prefetch_related("entries__account")
 
 
+@list_api(TransactionOutputSerializer, filterset=TransactionFilter, tags=["ledger"])
 class TransactionListApi(_BooksApi, ListApi):
     """Ledger transactions in the order they were posted, each with its entries."""
 
-    filterset_class = TransactionFilter
-    queryset = Transaction.objects.none()
-
-    @extend_schema(responses=TransactionOutputSerializer(many=True), tags=["ledger"])
     def get(self, request: Request) -> Response:
-        return self.page(
-            request, _transactions().order_by("posted_at", "pk"), TransactionOutputSerializer
-        )
+        return self.page(request, _transactions().order_by("posted_at", "pk"))
 
 
 class TransactionDetailApi(_BooksApi):

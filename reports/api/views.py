@@ -24,7 +24,7 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from establishment.errors import NotFoundError
-from establishment.http.pagination import ListApi, ListFilter
+from establishment.http.pagination import ListApi, ListFilter, list_api
 from establishment.http.permissions import READ_REPORTS
 from establishment.staff import role_required
 from reports.models import ReportFile, ReportStatus, SettlementReport
@@ -79,17 +79,14 @@ class ReportFilter(ListFilter):
     gaming_session = filters.UUIDFilter(field_name="gaming_session__public_id")
 
 
+@list_api(ReportOutputSerializer, filterset=ReportFilter, tags=["settlement reports"])
 class ReportListApi(ListApi):
     """Settlement reports, newest gaming session first."""
 
-    filterset_class = ReportFilter
-    queryset = SettlementReport.objects.none()
-
-    @extend_schema(responses=ReportOutputSerializer(many=True), tags=["settlement reports"])
     def get(self, request: Request) -> Response:
         role_required(request.user, READ_REPORTS, "read settlement reports")
         reports = settlement_report_list().select_related("sign_off__signed_by")
-        return self.page(request, reports, ReportOutputSerializer)
+        return self.page(request, reports)
 
 
 def _report(request: Request, report_id: UUID) -> SettlementReport:

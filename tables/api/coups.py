@@ -15,13 +15,13 @@ from rest_framework.views import APIView
 
 from establishment.http.fields import ObjectField, UsernameField, client_of
 from establishment.http.lookups import found_or_404
-from establishment.http.pagination import ListApi, ListFilter, integer_filter
+from establishment.http.pagination import ListApi, ListFilter, integer_filter, list_api
 from establishment.http.permissions import as_user
 from establishment.http.schema import post_schema
 from establishment.http.serializers import validated
-from tables.api.access import visible_table_session_get, visible_table_sessions
+from tables.api.access import TableSessionRowsApi, visible_table_sessions
 from tables.api.play import EventOutputSerializer
-from tables.models import Coup, VoidDecision, VoidRequest
+from tables.models import Coup, TableSession, VoidDecision, VoidRequest
 from tables.selectors import coup_events_get, coup_list
 from tables.services import void_decide, void_request
 
@@ -75,17 +75,12 @@ class CoupFilter(ListFilter):
     is_voided = filters.BooleanFilter()
 
 
-class CoupListApi(ListApi):
+@list_api(CoupOutputSerializer, filterset=CoupFilter, tags=["coups"])
+class CoupListApi(TableSessionRowsApi):
     """The settled coups of a table session, newest first, with their void status."""
 
-    filterset_class = CoupFilter
-    queryset = Coup.objects.none()
-
-    @extend_schema(responses=CoupOutputSerializer(many=True), tags=["coups"])
-    def get(self, request: Request, table_session_id: UUID) -> Response:
-        table_session = visible_table_session_get(request.user, table_session_id)
-        coups = coup_list(table_session=table_session).select_related("table_session")
-        return self.page(request, coups, CoupOutputSerializer)
+    def rows(self, table_session: TableSession) -> QuerySet[Coup]:
+        return coup_list(table_session=table_session).select_related("table_session")
 
 
 def visible_coup_get(request: Request, coup_id: UUID) -> Coup:
@@ -108,16 +103,14 @@ class CoupDetailApi(APIView):
         return Response(CoupOutputSerializer(visible_coup_get(request, coup_id)).data)
 
 
+@list_api(EventOutputSerializer, tags=["coups"])
 class CoupEventListApi(ListApi):
     """A coup's recorded actions: from its first to the one that settled it, with any undo
     recorded in between."""
 
-    queryset = Coup.objects.none()
-
-    @extend_schema(responses=EventOutputSerializer(many=True), tags=["coups"])
     def get(self, request: Request, coup_id: UUID) -> Response:
         coup = visible_coup_get(request, coup_id)
-        return self.page(request, coup_events_get(coup=coup), EventOutputSerializer)
+        return self.page(request, coup_events_get(coup=coup))
 
 
 # -- voids -----------------------------------------------------------------------------------
@@ -202,20 +195,15 @@ class VoidRequestFilter(ListFilter):
     table_session = filters.UUIDFilter(field_name="coup__table_session__public_id")
 
 
+@list_api(VoidRequestOutputSerializer, filterset=VoidRequestFilter, tags=["coups"])
 class VoidRequestListApi(ListApi):
     """Void requests, oldest first; `pending=true` is the inspector's list to decide."""
 
-    filterset_class = VoidRequestFilter
-    queryset = VoidRequest.objects.none()
-
-    @extend_schema(responses=VoidRequestOutputSerializer(many=True), tags=["coups"])
     def get(self, request: Request) -> Response:
         requests = _void_requests().filter(
             coup__table_session__in=visible_table_sessions(request.user)
         )
-        return self.page(
-            request, requests.order_by("requested_at", "pk"), VoidRequestOutputSerializer
-        )
+        return self.page(request, requests.order_by("requested_at", "pk"))
 
 
 def visible_void_request_get(request: Request, void_request_id: UUID) -> VoidRequest:

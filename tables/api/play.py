@@ -13,6 +13,7 @@ from __future__ import annotations
 from typing import Any, ClassVar
 from uuid import UUID
 
+from django.db.models import QuerySet
 from django_filters import rest_framework as filters
 from drf_spectacular.utils import OpenApiResponse, extend_schema, extend_schema_view
 from rest_framework import serializers, status
@@ -22,11 +23,11 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from establishment.http.fields import ObjectField, UsernameField, client_of
-from establishment.http.pagination import ListApi, ListFilter, integer_filter
+from establishment.http.pagination import ListFilter, integer_filter, list_api
 from establishment.http.permissions import as_user
 from establishment.http.schema import IDEMPOTENCY_KEY
 from establishment.http.serializers import validated
-from tables.api.access import visible_table_session_get
+from tables.api.access import TableSessionRowsApi, visible_table_session_get
 from tables.api.fields import ActionField, ActorField
 from tables.models import EventKind, TableEvent, TableSession
 from tables.selectors import event_list, table_state_get
@@ -82,17 +83,13 @@ class EventFilter(ListFilter):
     seq_after = integer_filter(0, MAX_SEQ, field_name="seq", lookup_expr="gt")
 
 
-class EventListApi(ListApi):
+@list_api(EventOutputSerializer, filterset=EventFilter, tags=["play"])
+class EventListApi(TableSessionRowsApi):
     """The table's journal in order: every action, undo, void, interruption, with who and when.
     `seq_after` reads only what is new since a line the client has seen."""
 
-    filterset_class = EventFilter
-    queryset = TableEvent.objects.none()
-
-    @extend_schema(responses=EventOutputSerializer(many=True), tags=["play"])
-    def get(self, request: Request, table_session_id: UUID) -> Response:
-        table_session = visible_table_session_get(request.user, table_session_id)
-        return self.page(request, event_list(table_session=table_session), EventOutputSerializer)
+    def rows(self, table_session: TableSession) -> QuerySet[TableEvent]:
+        return event_list(table_session=table_session)
 
 
 # -- the state of the table ------------------------------------------------------------------

@@ -17,14 +17,18 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from establishment.http.fields import ObjectField, UsernameField, client_of
-from establishment.http.pagination import ListApi, ListFilter, integer_filter
+from establishment.http.pagination import ListApi, ListFilter, integer_filter, list_api
 from establishment.http.permissions import as_user
 from establishment.http.schema import post_schema
 from establishment.http.serializers import OpenedClosedSerializer, allowed_body, validated
 from establishment.models import GamingSession
 from establishment.roles import SUPERVISORS, TABLE_CONFIGURERS, Role
 from establishment.staff import role_required
-from tables.api.access import visible_table_session_get, visible_table_sessions
+from tables.api.access import (
+    TableSessionRowsApi,
+    visible_table_session_get,
+    visible_table_sessions,
+)
 from tables.models import (
     AssignmentRole,
     BankTenure,
@@ -84,15 +88,12 @@ class TableFilter(ListFilter):
     is_active = filters.BooleanFilter()
 
 
+@list_api(TableOutputSerializer, filterset=TableFilter, tags=["tables"])
 class TableListApi(ListApi):
     """Tables by number, in service or not, each with its open session."""
 
-    filterset_class = TableFilter
-    queryset = Table.objects.none()
-
-    @extend_schema(responses=TableOutputSerializer(many=True), tags=["tables"])
     def get(self, request: Request) -> Response:
-        return self.page(request, table_list(active_only=False), TableOutputSerializer)
+        return self.page(request, table_list(active_only=False))
 
 
 class TableDetailApi(APIView):
@@ -190,20 +191,17 @@ class TableSessionFilter(ListFilter):
     is_open = filters.BooleanFilter(field_name="closed_at", lookup_expr="isnull")
 
 
+@list_api(TableSessionOutputSerializer, filterset=TableSessionFilter, tags=["table sessions"])
 class TableSessionListApi(ListApi):
     """Table sessions (a table opened in a gaming session) the caller may see, newest first."""
 
-    filterset_class = TableSessionFilter
-    queryset = TableSession.objects.none()
-
-    @extend_schema(responses=TableSessionOutputSerializer(many=True), tags=["table sessions"])
     def get(self, request: Request) -> Response:
         sessions = (
             visible_table_sessions(request.user)
             .select_related("table", "gaming_session", "opened_by", "closed_by")
             .order_by("-opened_at", "-pk")
         )
-        return self.page(request, sessions, TableSessionOutputSerializer)
+        return self.page(request, sessions)
 
 
 class TableSessionDetailApi(APIView):
@@ -301,11 +299,9 @@ class SeatOccupancyFilter(ListFilter):
     seat_number = integer_filter(1, 30)
 
 
-class SeatListApi(ListApi):
+@list_api(filterset=SeatOccupancyFilter, tags=["table sessions"])
+class SeatListApi(TableSessionRowsApi):
     """Who sat where and when at a table session (the seating follows `sit` and `leave`)."""
-
-    filterset_class = SeatOccupancyFilter
-    queryset = SeatOccupancy.objects.none()
 
     class OutputSerializer(serializers.ModelSerializer[SeatOccupancy]):
         player = PlayerRefSerializer(read_only=True)
@@ -314,15 +310,12 @@ class SeatListApi(ListApi):
             model = SeatOccupancy
             fields = ["seat_number", "player", "sat_at", "left_at"]
 
-    @extend_schema(responses=OutputSerializer(many=True), tags=["table sessions"])
-    def get(self, request: Request, table_session_id: UUID) -> Response:
-        table_session = visible_table_session_get(request.user, table_session_id)
-        seats: QuerySet[SeatOccupancy] = (
+    def rows(self, table_session: TableSession) -> QuerySet[SeatOccupancy]:
+        return (
             SeatOccupancy.objects.filter(table_session=table_session)
             .select_related("player")
             .order_by("sat_at", "seat_number", "pk")
         )
-        return self.page(request, seats, self.OutputSerializer)
 
 
 # -- croupier assignments --------------------------------------------------------------------
@@ -340,20 +333,16 @@ class AssignmentOutputSerializer(serializers.ModelSerializer[CroupierAssignment]
         fields = ["staff", "role", "assigned_at", "released_at", "assigned_by", "released_by"]
 
 
-class AssignmentListApi(ListApi):
+@list_api(AssignmentOutputSerializer, tags=["table sessions"])
+class AssignmentListApi(TableSessionRowsApi):
     """Croupiers and changeurs who worked (or work now) at a table session."""
 
-    queryset = CroupierAssignment.objects.none()
-
-    @extend_schema(responses=AssignmentOutputSerializer(many=True), tags=["table sessions"])
-    def get(self, request: Request, table_session_id: UUID) -> Response:
-        table_session = visible_table_session_get(request.user, table_session_id)
-        assignments = (
+    def rows(self, table_session: TableSession) -> QuerySet[CroupierAssignment]:
+        return (
             CroupierAssignment.objects.filter(table_session=table_session)
             .select_related("staff", "assigned_by", "released_by")
             .order_by("assigned_at", "pk")
         )
-        return self.page(request, assignments, AssignmentOutputSerializer)
 
 
 class _DutyChangeApi(APIView):
@@ -439,16 +428,13 @@ class SabotOutputSerializer(serializers.ModelSerializer[Sabot]):
         fields = ["public_id", "number", "decks", "opened_at", "opened_by", "closed_at"]
 
 
-class SabotListApi(ListApi):
+@list_api(SabotOutputSerializer, tags=["table sessions"])
+class SabotListApi(TableSessionRowsApi):
     """The sabots (shoes, packs) of a table session, numbered 1, 2, … in order."""
 
-    queryset = Sabot.objects.none()
-
-    @extend_schema(responses=SabotOutputSerializer(many=True), tags=["table sessions"])
-    def get(self, request: Request, table_session_id: UUID) -> Response:
-        table_session = visible_table_session_get(request.user, table_session_id)
+    def rows(self, table_session: TableSession) -> QuerySet[Sabot]:
         sabots = Sabot.objects.filter(table_session=table_session).select_related("opened_by")
-        return self.page(request, sabots.order_by("number"), SabotOutputSerializer)
+        return sabots.order_by("number")
 
 
 @post_schema(responses={201: SabotOutputSerializer}, tags=["table sessions"])
@@ -467,10 +453,9 @@ class SabotOpenApi(APIView):
 # -- the register of bankers -----------------------------------------------------------------
 
 
-class BankTenureListApi(ListApi):
+@list_api(tags=["table sessions"])
+class BankTenureListApi(TableSessionRowsApi):
     """The register of bankers (art. 71): who held the bank from which coup, and how."""
-
-    queryset = BankTenure.objects.none()
 
     class OutputSerializer(serializers.ModelSerializer[BankTenure]):
         player = PlayerRefSerializer(read_only=True, allow_null=True)
@@ -479,8 +464,5 @@ class BankTenureListApi(ListApi):
             model = BankTenure
             fields = ["seq", "player", "how", "first_coup_number", "started_at"]
 
-    @extend_schema(responses=OutputSerializer(many=True), tags=["table sessions"])
-    def get(self, request: Request, table_session_id: UUID) -> Response:
-        table_session = visible_table_session_get(request.user, table_session_id)
-        tenures = bank_tenure_list(table_session=table_session).order_by("seq")
-        return self.page(request, tenures, self.OutputSerializer)
+    def rows(self, table_session: TableSession) -> QuerySet[BankTenure]:
+        return bank_tenure_list(table_session=table_session).order_by("seq")

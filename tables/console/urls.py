@@ -2,14 +2,13 @@
 
 from __future__ import annotations
 
-from django.urls import URLPattern, URLResolver, path
+from django.urls import URLPattern, URLResolver, include, path
 
-from tables.console import configuration, corrections, floor, home, stock, views
+from tables.console import corrections, floor, home, stock, views
 
 app_name = "console"
 
 _table = "tables/<uuid:table_session>/"  # the table screen: one URL per action
-_manage = "tables/manage/"  # the manager's tables screen (issue 13)
 
 urlpatterns: list[URLPattern | URLResolver] = [
     path("floor/", floor.floor, name="floor"),
@@ -35,9 +34,6 @@ urlpatterns: list[URLPattern | URLResolver] = [
     path(f"{_table}duty/", floor.duty_change, name="duty-change"),
     path(f"{_table}close/", floor.table_close, name="table-close"),
     # The manager's tables screen (issue 13).
-    path(_manage, configuration.tables_manage, name="tables-manage"),
-    path(f"{_manage}create/", configuration.table_add, name="tables-create"),
-    path(f"{_manage}<uuid:table>/update/", configuration.table_change, name="tables-update"),
-    path(f"{_manage}<uuid:table>/service/", configuration.table_service, name="tables-service"),
+    path("tables/manage/", include("tables.console.configuration_urls")),
     path("language/", home.language_set, name="language"),
 ]
