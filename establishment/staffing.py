@@ -26,6 +26,7 @@ from django.conf import settings as django_settings
 from django.contrib.auth import get_user_model
 from django.contrib.auth.models import Group
 from django.contrib.auth.password_validation import validate_password
+from django.contrib.auth.validators import ASCIIUsernameValidator
 from django.contrib.sessions.models import Session
 from django.core.exceptions import ValidationError
 from django.db import transaction
@@ -123,6 +124,12 @@ def staff_create(
     model = get_user_model()
     staff: User = model(username=username, first_name=first_name, last_name=last_name)
     staff.set_unusable_password()
+    # Letters of the English alphabet, digits and @ . + - _: typed at any terminal of the house,
+    # as the API's schema says (ASCII `\w`).
+    try:
+        ASCIIUsernameValidator()(username)
+    except ValidationError as refused:
+        raise ValidationError({"username": refused.messages}) from None
     staff.full_clean(exclude=["password"])
     _password_validated(password, staff, "password")
     staff.set_password(password)

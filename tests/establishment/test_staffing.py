@@ -526,3 +526,16 @@ def test_the_api_staff_writes_are_the_managers(croupier: User) -> None:
     assert api.post("/api/staff/dealer/deactivate/").status_code == 403
     croupier.refresh_from_db()
     assert croupier.is_active
+
+
+@pytest.mark.django_db
+def test_a_username_is_typed_at_any_terminal_of_the_house() -> None:
+    from django.core.exceptions import ValidationError
+
+    from establishment.staffing import staff_create
+    from tests.factories import UserFactory
+
+    manager = UserFactory.create(roles=[Role.MANAGER])
+    with pytest.raises(ValidationError) as refused:
+        staff_create(username="กา", password="a-long-pass-phrase", roles=[], created_by=manager)
+    assert "username" in refused.value.message_dict
