@@ -29,6 +29,14 @@ LABELS: dict[str, Promise] = {
     "open_coup_void": _("Void of the coup in progress"),
     "void_refused": _("Void refused"),
     "void_pending": _("Void waiting for a decision"),
+    # games and the numbered sabots and packs (model 19)
+    "chemin_de_fer": _("Chemin de fer"),
+    "lansquenet_moderne": _("Lansquenet moderne"),
+    "lansquenet_classique": _("Lansquenet classique"),
+    "landsknecht": _("Landsknecht"),
+    "pontoon": _("Pontoon"),
+    "sabot": _("Sabot"),
+    "pack": _("Pack of cards"),
     # staff
     "croupier": _("Croupier"),
     "changeur": _("Changeur"),
