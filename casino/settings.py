@@ -339,6 +339,7 @@ SPECTACULAR_SETTINGS: dict[str, Any] = {
         "RoleEnum": "establishment.roles.Role",
         "AssignmentRoleEnum": "tables.models.AssignmentRole",
         "SideEnum": "ledger.models.Side",
+        "RegisterKindEnum": "reports.models.RegisterKind",
     },
 }
 

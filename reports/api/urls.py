@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from django.urls import URLPattern, URLResolver, path, register_converter
 
-from reports.api import views
+from reports.api import registers, views
 
 
 class ReportFileNameConverter:
@@ -28,4 +28,23 @@ urlpatterns: list[URLPattern | URLResolver] = [
     path("settlement-reports/", views.ReportListApi.as_view(), name="report-list"),
     path(_report, views.ReportDetailApi.as_view(), name="report-detail"),
     path(_file, views.ReportFileApi.as_view(), name="report-file"),
+    path("registers/", registers.RegisterListApi.as_view(), name="register-list"),
+    path(
+        "registers/<uuid:register_id>/",
+        registers.RegisterDetailApi.as_view(),
+        name="register-detail",
+    ),
+    path(
+        "registers/<uuid:register_id>/rectify/",
+        registers.RegisterRectifyApi.as_view(),
+        name="register-rectify",
+    ),
+    path(
+        "registers/journees/<str:day>/sign/",
+        registers.JourneeSignApi.as_view(),
+        name="journee-sign",
+    ),
+    path(
+        "registers/months/<str:month>/close/", registers.MonthCloseApi.as_view(), name="month-close"
+    ),
 ]

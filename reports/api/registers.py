@@ -1,0 +1,178 @@
+"""The registers through the API (docs/registers.md), as on their screens: read them, sign the
+registre de contrôle of a journée, close the carnet des prélèvements of a month, approve a
+rectification. Each signer gives his own password in the body. Managers and auditors read;
+managers sign."""
+
+from __future__ import annotations
+
+import json
+from datetime import date
+from typing import Any
+from uuid import UUID
+
+from django_filters import rest_framework as filters
+from drf_spectacular.utils import extend_schema
+from rest_framework import serializers, status
+from rest_framework.request import Request
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from establishment.errors import InvalidStateError, NotFoundError
+from establishment.http.fields import client_of
+from establishment.http.pagination import ListApi, ListFilter, list_api
+from establishment.http.permissions import READ_REPORTS, as_user
+from establishment.http.schema import post_schema
+from establishment.http.serializers import allowed_body
+from establishment.staff import role_required
+from reports.models import Register, RegisterKind, RegisterSignature
+from reports.registers.sources import register_list
+from reports.registers.store import (
+    REGISTER_KEEPERS,
+    journee_sign,
+    month_close,
+    register_rectify,
+)
+
+TAGS = ["registers"]
+
+
+class SignatureSerializer(serializers.ModelSerializer[RegisterSignature]):
+    signed_by = serializers.CharField(source="signed_by.username", read_only=True)
+
+    class Meta:
+        model = RegisterSignature
+        fields = ["signed_by", "signed_at", "signed_as", "signed_sha256"]
+
+
+class RegisterSerializer(serializers.ModelSerializer[Register]):
+    signatures = SignatureSerializer(many=True, read_only=True)
+    rectifies = serializers.UUIDField(source="rectifies.public_id", read_only=True, allow_null=True)
+
+    class Meta:
+        model = Register
+        fields = [
+            "public_id",
+            "kind",
+            "key",
+            "version",
+            "sha256",
+            "previous_sha256",
+            "stored_at",
+            "rectifies",
+            "reason",
+            "signatures",
+        ]
+
+
+class RegisterFilter(ListFilter):
+    kind = filters.ChoiceFilter(choices=RegisterKind.choices)
+    key = filters.CharFilter()
+
+
+@list_api(RegisterSerializer, filterset=RegisterFilter, tags=TAGS)
+class RegisterListApi(ListApi):
+    """The stored registers, the last stored first (filter by `kind` and `key`)."""
+
+    def get(self, request: Request) -> Response:
+        role_required(request.user, READ_REPORTS, "read the registers")
+        return self.page(request, register_list().select_related("rectifies"))
+
+
+class RegisterDetailApi(APIView):
+    """A stored register: its signatures and its content (the canonical JSON whose SHA-256 is
+    `sha256`)."""
+
+    class OutputSerializer(RegisterSerializer):
+        content = serializers.SerializerMethodField(help_text="The register as it was signed.")
+
+        class Meta(RegisterSerializer.Meta):
+            fields = [*RegisterSerializer.Meta.fields, "content"]
+
+        def get_content(self, register: Register) -> dict[str, Any]:
+            content: dict[str, Any] = json.loads(register.content)
+            return content
+
+    @extend_schema(responses=OutputSerializer, tags=TAGS)
+    def get(self, request: Request, register_id: UUID) -> Response:
+        role_required(request.user, READ_REPORTS, "read the registers")
+        return Response(self.OutputSerializer(_register(register_id)).data)
+
+
+def _register(register_id: UUID) -> Register:
+    found = register_list().filter(public_id=register_id).first()
+    if found is None:
+        raise NotFoundError("No such register.")
+    return found
+
+
+class _PasswordSerializer(serializers.Serializer[Any]):
+    password = serializers.CharField(help_text="The signer's own password, checked now.")
+
+
+def _signed(register: Register) -> Response:
+    found = _register(register.public_id)
+    return Response(RegisterDetailApi.OutputSerializer(found).data, status=status.HTTP_201_CREATED)
+
+
+@post_schema(responses={201: RegisterDetailApi.OutputSerializer}, tags=TAGS)
+class JourneeSignApi(APIView):
+    """Sign the registre de contrôle of a journée (model 12): the first manager's signature
+    stores it, frozen; a second, another manager's, completes it."""
+
+    InputSerializer = _PasswordSerializer
+
+    def post(self, request: Request, day: str) -> Response:
+        body = allowed_body(self.InputSerializer, request, REGISTER_KEEPERS, "sign a register")
+        try:
+            journee = date.fromisoformat(day)
+        except ValueError:
+            raise InvalidStateError(
+                "A journée is written YYYY-MM-DD, such as 2026-12-01."
+            ) from None
+        register = journee_sign(
+            journee=journee,
+            user=as_user(request.user),
+            password=body["password"],
+            client=client_of(request),
+        )
+        return _signed(register)
+
+
+@post_schema(responses={201: RegisterDetailApi.OutputSerializer}, tags=TAGS)
+class MonthCloseApi(APIView):
+    """Close the carnet des prélèvements of a month that is over (model 13)."""
+
+    InputSerializer = _PasswordSerializer
+
+    def post(self, request: Request, month: str) -> Response:
+        body = allowed_body(self.InputSerializer, request, REGISTER_KEEPERS, "close a register")
+        register = month_close(
+            month=month,
+            user=as_user(request.user),
+            password=body["password"],
+            client=client_of(request),
+        )
+        return _signed(register)
+
+
+class _RectifySerializer(_PasswordSerializer):
+    reason = serializers.CharField(max_length=500)
+
+
+@post_schema(responses={201: RegisterDetailApi.OutputSerializer}, tags=TAGS)
+class RegisterRectifyApi(APIView):
+    """A rectification (art. 68): the register built again from the books, as a new version
+    naming the one it corrects."""
+
+    InputSerializer = _RectifySerializer
+
+    def post(self, request: Request, register_id: UUID) -> Response:
+        body = allowed_body(self.InputSerializer, request, REGISTER_KEEPERS, "rectify a register")
+        register = register_rectify(
+            register=_register(register_id),
+            reason=body["reason"],
+            user=as_user(request.user),
+            password=body["password"],
+            client=client_of(request),
+        )
+        return _signed(register)
