@@ -340,6 +340,7 @@ SPECTACULAR_SETTINGS: dict[str, Any] = {
         "AssignmentRoleEnum": "tables.models.AssignmentRole",
         "SideEnum": "ledger.models.Side",
         "RegisterKindEnum": "reports.models.RegisterKind",
+        "StockKindEnum": "tables.models.StockKind",
     },
 }
 

@@ -12,6 +12,7 @@ from establishment.api.exclusions import (
     ExclusionLiftApi,
     ExclusionListApi,
 )
+from establishment.api.house import HouseApi, HouseChangeApi
 from establishment.api.players import PlayerRecordApi, PlayerRegisterApi, PlayerSearchApi
 from establishment.api.staffing import (
     StaffCreateApi,
@@ -66,4 +67,6 @@ urlpatterns: list[URLPattern | URLResolver] = [
     path("gaming-sessions/", GamingSessionListApi.as_view(), name="gaming-session-list"),
     path("gaming-sessions/open/", GamingSessionOpenApi.as_view(), name="gaming-session-open"),
     path(_gaming_session, GamingSessionDetailApi.as_view(), name="gaming-session-detail"),
+    path("house/", HouseApi.as_view(), name="house"),
+    path("house/change/", HouseChangeApi.as_view(), name="house-change"),
 ]

@@ -10,6 +10,7 @@ from datetime import date
 from typing import Any
 from uuid import UUID
 
+from django.contrib.auth.models import User
 from django_filters import rest_framework as filters
 from drf_spectacular.utils import extend_schema
 from rest_framework import serializers, status
@@ -32,6 +33,9 @@ from reports.registers.store import (
     month_close,
     register_rectify,
 )
+from reports.selectors import settlement_report_get
+from reports.services import cagnotte_count_record
+from tables.models import Table, TableSession
 
 TAGS = ["registers"]
 
@@ -176,3 +180,42 @@ class RegisterRectifyApi(APIView):
             client=client_of(request),
         )
         return _signed(register)
+
+
+@post_schema(responses={201: RegisterDetailApi.OutputSerializer}, tags=TAGS)
+class CountCreateApi(APIView):
+    """The count of a séance's cagnotte box (art. 70), as on the settlement screen: entered once
+    by a director who certifies it with his own password, before a witness who gives hers; the
+    difference is booked and the séance's model 11 frozen, which is the answer."""
+
+    class InputSerializer(_PasswordSerializer):
+        table = serializers.IntegerField(min_value=1)
+        table_session = serializers.UUIDField(required=False, allow_null=True)
+        counted_chips = serializers.IntegerField(min_value=0)
+        witness = serializers.CharField(max_length=150, help_text="The witness's user name.")
+        witness_password = serializers.CharField()
+        note = serializers.CharField(max_length=2000, required=False, allow_blank=True, default="")
+
+    def post(self, request: Request, report_id: UUID) -> Response:
+        body = allowed_body(self.InputSerializer, request, REGISTER_KEEPERS, "enter a count")
+        report = settlement_report_get(public_id=report_id)
+        table = Table.objects.filter(number=body["table"]).first()
+        if report is None or table is None:
+            raise NotFoundError("No such settlement report or table.")
+        seance = None
+        if body.get("table_session"):
+            seance = TableSession.objects.filter(public_id=body["table_session"]).first()
+        count = cagnotte_count_record(
+            report=report,
+            table=table,
+            table_session=seance,
+            counted_chips=body["counted_chips"],
+            counted_by=as_user(request.user),
+            password=body["password"],
+            witness=User.objects.filter(username=body["witness"]).first(),
+            witness_password=body["witness_password"],
+            note=body["note"],
+            client=client_of(request),
+        )
+        frozen = Register.objects.get(kind="model_11", key=str(count.table_session.public_id))
+        return _signed(frozen)

@@ -28,6 +28,7 @@ urlpatterns: list[URLPattern | URLResolver] = [
     path("settlement-reports/", views.ReportListApi.as_view(), name="report-list"),
     path(_report, views.ReportDetailApi.as_view(), name="report-detail"),
     path(_file, views.ReportFileApi.as_view(), name="report-file"),
+    path(f"{_report}counts/", registers.CountCreateApi.as_view(), name="count-create"),
     path("registers/", registers.RegisterListApi.as_view(), name="register-list"),
     path(
         "registers/<uuid:register_id>/",

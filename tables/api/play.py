@@ -208,6 +208,15 @@ class ActionRecordApi(APIView):
 
     class InputSerializer(SequencedInputSerializer):
         action = ActionField()
+        sabot = serializers.IntegerField(
+            required=False,
+            allow_null=True,
+            min_value=1,
+            help_text=(
+                "A new shoe or pack at a table with numbered sabots (model 19): the number, "
+                "one of those at the table."
+            ),
+        )
 
     @extend_schema(
         request=InputSerializer,
@@ -226,6 +235,7 @@ class ActionRecordApi(APIView):
             user=as_user(request.user),
             idempotency_key=key,
             client=client_of(request),
+            stock_number=given.get("sabot"),
         )
         return journal_line(table_session, done)
 

@@ -440,12 +440,20 @@ class SabotListApi(TableSessionRowsApi):
 @post_schema(responses={201: SabotOutputSerializer}, tags=["table sessions"])
 class SabotOpenApi(APIView):
     """Bring a new sabot to the table (the croupier on duty or an inspector); the previous one
-    is closed. Forming a new shoe through the rules (`new_shoe`, `shuffle_pack`) does it too."""
+    is closed. Forming a new shoe through the rules (`new_shoe`, `shuffle_pack`) does it too.
+    At a table with numbered sabots (model 19), `sabot` is one of the numbers there."""
+
+    class InputSerializer(serializers.Serializer[Any]):
+        sabot = serializers.IntegerField(required=False, allow_null=True, min_value=1)
 
     def post(self, request: Request, table_session_id: UUID) -> Response:
         table_session = visible_table_session_get(request.user, table_session_id)
+        given = validated(self.InputSerializer, request)
         sabot = sabot_open(
-            table_session=table_session, opened_by=as_user(request.user), client=client_of(request)
+            table_session=table_session,
+            opened_by=as_user(request.user),
+            client=client_of(request),
+            stock_number=given.get("sabot"),
         )
         return Response(SabotOutputSerializer(sabot).data, status=status.HTTP_201_CREATED)
 

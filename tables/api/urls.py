@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from django.urls import URLPattern, URLResolver, path
 
+from tables.api import stock
 from tables.api.coups import (
     CoupDetailApi,
     CoupEventListApi,
@@ -67,6 +68,11 @@ urlpatterns: list[URLPattern | URLResolver] = [
     path(f"{_assignments}create/", AssignmentCreateApi.as_view(), name="assignment-create"),
     path(f"{_assignments}release/", AssignmentReleaseApi.as_view(), name="assignment-release"),
     path(_sabots, SabotListApi.as_view(), name="sabot-list"),
+    path("stock/", stock.StockListApi.as_view(), name="stock-list"),
+    path("stock/receive/", stock.StockReceiveApi.as_view(), name="stock-receive"),
+    path("stock/assign/", stock.StockAssignApi.as_view(), name="stock-assign"),
+    path("stock/return/", stock.StockReturnApi.as_view(), name="stock-return"),
+    path("stock/destroy/", stock.StockDestroyApi.as_view(), name="stock-destroy"),
     path(f"{_sabots}open/", SabotOpenApi.as_view(), name="sabot-open"),
     path(f"{_session}bank-tenures/", BankTenureListApi.as_view(), name="bank-tenure-list"),
     # play

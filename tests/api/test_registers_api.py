@@ -48,3 +48,59 @@ def test_managers_sign_a_journee_and_auditors_read_it(
     closed = first.post(f"/api/registers/months/{month}/close/", {"password": "password"})
     assert closed.json()["code"] == "invalid_state"  # the month is not over
     assert auditor.get("/api/registers/00000000-0000-0000-0000-000000000000/").status_code == 404
+
+
+def test_a_count_through_the_api_freezes_model_11(
+    settled: tuple[Night, SettlementReport],  # noqa: F811
+    staff: StaffMaker,
+    client_for: ClientFor,
+) -> None:
+    night, report = settled
+    import json
+
+    row = json.loads(report.content)["tables"][0]
+    witness = staff(Role.INSPECTOR)
+    api = client_for(night.manager)
+    url = f"/api/settlement-reports/{report.public_id}/counts/"
+    body = {
+        "table": row["table"],
+        "counted_chips": row["cagnotte_expected"],
+        "password": "password",
+        "witness": witness.username,
+        "witness_password": "wrong",
+    }
+    refused = api.post(url, body, format="json")
+    assert (refused.status_code, refused.json()["code"]) == (403, "confirmation_failed")
+    done = api.post(url, {**body, "witness_password": "password"}, format="json")
+    assert done.status_code == 201
+    assert done.json()["kind"] == "model_11"
+    assert done.json()["content"]["count"]["witness"] == witness.username
+
+
+def test_the_stock_and_the_house_through_the_api(staff: StaffMaker, client_for: ClientFor) -> None:
+    inspector, manager = client_for(staff(Role.INSPECTOR)), client_for(staff(Role.MANAGER))
+    delivery = {"kind": "sabot", "first": 1, "last": 3, "decks": 6, "received_from": "CdF"}
+    received = inspector.post("/api/stock/receive/", delivery, format="json")
+    assert received.status_code == 201 and len(received.json()) == 3
+    again = inspector.post("/api/stock/receive/", delivery, format="json")
+    assert (again.status_code, again.json()["code"]) == (409, "stock_unavailable")
+    croupier = client_for(staff(Role.CROUPIER))
+    assert croupier.post("/api/stock/receive/", delivery, format="json").status_code == 403
+    missing = {
+        "kind": "sabot",
+        "table_session": "00000000-0000-0000-0000-000000000000",
+        "numbers": [1],
+    }
+    assert inspector.post("/api/stock/assign/", missing, format="json").status_code == 404
+    destroyed = inspector.post(
+        "/api/stock/destroy/", {"kind": "sabot", "number": 3, "reason": "torn"}, format="json"
+    )
+    assert destroyed.json()[0]["destroyed_reason"] == "torn"
+    assert len(inspector.get("/api/stock/").json()["results"]) == 3
+
+    assert manager.get("/api/house/").json()["current"]["time_zone"] == "Europe/Paris"
+    changed = manager.post("/api/house/change/", {"cents_per_chip": 10, "reason": "new chips"})
+    assert changed.status_code == 201 and changed.json()["cents_per_chip"] == 10
+    refused = manager.post("/api/house/change/", {"time_zone": "Nowhere", "reason": "x"})
+    assert refused.status_code == 422 and "time_zone" in refused.json()["extra"]["fields"]
+    assert inspector.get("/api/house/").status_code == 403
