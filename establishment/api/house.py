@@ -26,6 +26,8 @@ class HouseSettingsSerializer(serializers.ModelSerializer[HouseSettings]):
     changed_by = serializers.CharField(
         source="changed_by.username", read_only=True, allow_null=True
     )
+    # The wall-clock hour in the house's zone, not a moment: "06:00:00", without an offset.
+    journee_turns_at = serializers.CharField(read_only=True, help_text="HH:MM:SS, local time.")
 
     class Meta:
         model = HouseSettings
