@@ -11,7 +11,12 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from establishment.house import HOUSE_KEEPERS, house_settings_change, house_settings_current
+from establishment.house import (
+    HOUSE_FIELDS,
+    HOUSE_KEEPERS,
+    house_settings_change,
+    house_settings_current,
+)
 from establishment.http.fields import client_of
 from establishment.http.permissions import as_user
 from establishment.http.schema import post_schema
@@ -31,18 +36,7 @@ class HouseSettingsSerializer(serializers.ModelSerializer[HouseSettings]):
 
     class Meta:
         model = HouseSettings
-        fields = [
-            "public_id",
-            "currency",
-            "cents_per_chip",
-            "journee_turns_at",
-            "time_zone",
-            "levy_tie_rule",
-            "levy_record",
-            "changed_at",
-            "changed_by",
-            "reason",
-        ]
+        fields = ["public_id", *HOUSE_FIELDS, "changed_at", "changed_by", "reason"]
 
 
 class HouseApi(APIView):

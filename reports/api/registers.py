@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import json
 from datetime import date
-from typing import Any
+from typing import Any, ClassVar
 from uuid import UUID
 
 from django.contrib.auth.models import User
@@ -118,68 +118,65 @@ def _signed(register: Register) -> Response:
     return Response(RegisterDetailApi.OutputSerializer(found).data, status=status.HTTP_201_CREATED)
 
 
-@post_schema(responses={201: RegisterDetailApi.OutputSerializer}, tags=TAGS)
-class JourneeSignApi(APIView):
+class _SigningApi(APIView):
+    """A signature through the API: a manager's role first, his body with his own password,
+    one service; the answer is the register signed."""
+
+    InputSerializer: ClassVar[type[serializers.Serializer[Any]]] = _PasswordSerializer
+    what: ClassVar[str]
+
+    def sign(self, body: dict[str, Any], user: User, client: str, key: Any) -> Register:
+        raise NotImplementedError
+
+    def post(self, request: Request, key: Any) -> Response:
+        body = allowed_body(self.InputSerializer, request, REGISTER_KEEPERS, self.what)
+        return _signed(self.sign(body, as_user(request.user), client_of(request), key))
+
+
+SIGNED = {201: RegisterDetailApi.OutputSerializer}
+
+
+@post_schema(responses=SIGNED, tags=TAGS)
+class JourneeSignApi(_SigningApi):
     """Sign the registre de contrôle of a journée (model 12): the first manager's signature
     stores it, frozen; a second, another manager's, completes it."""
 
-    InputSerializer = _PasswordSerializer
+    what = "sign a register"
 
-    def post(self, request: Request, day: str) -> Response:
-        body = allowed_body(self.InputSerializer, request, REGISTER_KEEPERS, "sign a register")
+    def sign(self, body: dict[str, Any], user: User, client: str, key: Any) -> Register:
         try:
-            journee = date.fromisoformat(day)
+            journee = date.fromisoformat(str(key))
         except ValueError:
             raise InvalidStateError(
                 "A journée is written YYYY-MM-DD, such as 2026-12-01."
             ) from None
-        register = journee_sign(
-            journee=journee,
-            user=as_user(request.user),
-            password=body["password"],
-            client=client_of(request),
-        )
-        return _signed(register)
+        return journee_sign(journee=journee, user=user, password=body["password"], client=client)
 
 
-@post_schema(responses={201: RegisterDetailApi.OutputSerializer}, tags=TAGS)
-class MonthCloseApi(APIView):
+@post_schema(responses=SIGNED, tags=TAGS)
+class MonthCloseApi(_SigningApi):
     """Close the carnet des prélèvements of a month that is over (model 13)."""
 
-    InputSerializer = _PasswordSerializer
+    what = "close a register"
 
-    def post(self, request: Request, month: str) -> Response:
-        body = allowed_body(self.InputSerializer, request, REGISTER_KEEPERS, "close a register")
-        register = month_close(
-            month=month,
-            user=as_user(request.user),
-            password=body["password"],
-            client=client_of(request),
-        )
-        return _signed(register)
+    def sign(self, body: dict[str, Any], user: User, client: str, key: Any) -> Register:
+        return month_close(month=str(key), user=user, password=body["password"], client=client)
 
 
 class _RectifySerializer(_PasswordSerializer):
     reason = serializers.CharField(max_length=500)
 
 
-@post_schema(responses={201: RegisterDetailApi.OutputSerializer}, tags=TAGS)
-class RegisterRectifyApi(APIView):
+@post_schema(responses=SIGNED, tags=TAGS)
+class RegisterRectifyApi(_SigningApi):
     """A rectification (art. 68): the register built again from the books, as a new version
     naming the one it corrects."""
 
     InputSerializer = _RectifySerializer
+    what = "rectify a register"
 
-    def post(self, request: Request, register_id: UUID) -> Response:
-        body = allowed_body(self.InputSerializer, request, REGISTER_KEEPERS, "rectify a register")
-        register = register_rectify(
-            register=_register(register_id),
-            reason=body["reason"],
-            user=as_user(request.user),
-            password=body["password"],
-            client=client_of(request),
-        )
-        return _signed(register)
+    def sign(self, body: dict[str, Any], user: User, client: str, key: Any) -> Register:
+        return register_rectify(register=_register(key), user=user, client=client, **body)
 
 
 @post_schema(responses={201: RegisterDetailApi.OutputSerializer}, tags=TAGS)

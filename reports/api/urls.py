@@ -36,16 +36,16 @@ urlpatterns: list[URLPattern | URLResolver] = [
         name="register-detail",
     ),
     path(
-        "registers/<uuid:register_id>/rectify/",
+        "registers/<uuid:key>/rectify/",
         registers.RegisterRectifyApi.as_view(),
         name="register-rectify",
     ),
     path(
-        "registers/journees/<str:day>/sign/",
+        "registers/journees/<str:key>/sign/",
         registers.JourneeSignApi.as_view(),
         name="journee-sign",
     ),
     path(
-        "registers/months/<str:month>/close/", registers.MonthCloseApi.as_view(), name="month-close"
+        "registers/months/<str:key>/close/", registers.MonthCloseApi.as_view(), name="month-close"
     ),
 ]

@@ -5,16 +5,17 @@ from __future__ import annotations
 from django.urls import URLPattern, URLResolver, path
 
 from reports.registers import views
+from reports.registers.builders import MODEL_12, MODEL_13
 
 app_name = "registers"
 
 urlpatterns: list[URLPattern | URLResolver] = [
     path("", views.index, name="index"),
     path("journee/<str:day>/", views.journee, name="journee"),
-    path("journee/<str:day>/sign/", views.journee_signature, name="journee-sign"),
+    path("journee/<str:key>/sign/", views.signing, {"kind": MODEL_12}, name="journee-sign"),
     path("seance/<uuid:table_session>/", views.seance, name="seance"),
     path("month/<str:month>/", views.month, name="month"),
-    path("month/<str:month>/close/", views.month_closing, name="month-close"),
+    path("month/<str:key>/close/", views.signing, {"kind": MODEL_13}, name="month-close"),
     path("<uuid:public_id>/file.<str:kind>", views.register_file, name="file"),
     path("<uuid:public_id>/rectify/", views.rectification, name="rectify"),
 ]

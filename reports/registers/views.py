@@ -145,14 +145,24 @@ def _signing(
 
 @require_POST
 @login_required
-def journee_signature(request: HttpRequest, day: str) -> HttpResponse:
-    when = _day(day)
+def signing(request: HttpRequest, key: str, kind: str) -> HttpResponse:
+    """The registre de contrôle of a journée signed (`kind` model 12), or the carnet des
+    prélèvements of a month closed (model 13), on their pages."""
+    if kind == MODEL_12:
+        when = _day(key)
+        return _signing(
+            request,
+            partial(journee_sign, journee=when),
+            "reports/registers/journee.html",
+            lambda: _journee_context(request, when),
+            reverse("registers:journee", args=[key]),
+        )
     return _signing(
         request,
-        partial(journee_sign, journee=when),
-        "reports/registers/journee.html",
-        lambda: _journee_context(request, when),
-        reverse("registers:journee", args=[day]),
+        partial(month_close, month=key),
+        "reports/registers/register.html",
+        lambda: _month_context(request, key),
+        reverse("registers:month", args=[key]),
     )
 
 
@@ -187,18 +197,6 @@ def month(request: HttpRequest, month: str) -> HttpResponse:
     except DomainError:
         raise Http404("No such month.") from None
     return render(request, "reports/registers/register.html", _month_context(request, month))
-
-
-@require_POST
-@login_required
-def month_closing(request: HttpRequest, month: str) -> HttpResponse:
-    return _signing(
-        request,
-        partial(month_close, month=month),
-        "reports/registers/register.html",
-        lambda: _month_context(request, month),
-        reverse("registers:month", args=[month]),
-    )
 
 
 def _register(public_id: UUID) -> Register:

@@ -4,9 +4,9 @@ inspector or a manager writes; whoever sees the floor reads."""
 
 from __future__ import annotations
 
-from typing import Any
-from uuid import UUID
+from typing import Any, ClassVar
 
+from django.contrib.auth.models import User
 from rest_framework import serializers, status
 from rest_framework.request import Request
 from rest_framework.response import Response
@@ -92,68 +92,71 @@ class _Destruction(_One):
     reason = serializers.CharField(max_length=500)
 
 
-def _listed(items: list[StockItem]) -> Response:
-    found = stock_list().filter(pk__in=[i.pk for i in items])
-    return Response(StockItemSerializer(found, many=True).data, status=status.HTTP_201_CREATED)
+class _StockWriteApi(APIView):
+    """A write on the stock: the caller's role first (an inspector or a manager), his body, one
+    service; the answer is the numbers it touched, as the list shows them."""
+
+    InputSerializer: ClassVar[type[serializers.Serializer[Any]]]
+    what: ClassVar[str]
+
+    def write(self, body: dict[str, Any], by: User, client: str) -> list[StockItem]:
+        raise NotImplementedError
+
+    def post(self, request: Request) -> Response:
+        body = allowed_body(self.InputSerializer, request, SUPERVISORS, self.what)
+        items = self.write(body, as_user(request.user), client_of(request))
+        found = stock_list().filter(pk__in=[i.pk for i in items])
+        return Response(StockItemSerializer(found, many=True).data, status=status.HTTP_201_CREATED)
 
 
-@post_schema(responses={201: StockItemSerializer(many=True)}, tags=TAGS)
-class StockReceiveApi(APIView):
+ANSWER = {201: StockItemSerializer(many=True)}
+
+
+@post_schema(responses=ANSWER, tags=TAGS)
+class StockReceiveApi(_StockWriteApi):
     """Receive the numbers `first` to `last` into stock."""
 
     InputSerializer = _Delivery
+    what = "receive sabots"
 
-    def post(self, request: Request) -> Response:
-        body = allowed_body(self.InputSerializer, request, SUPERVISORS, "receive sabots")
-        items = stock_receive(**body, received_by=as_user(request.user), client=client_of(request))
-        return _listed(items)
+    def write(self, body: dict[str, Any], by: User, client: str) -> list[StockItem]:
+        return stock_receive(**body, received_by=by, client=client)
 
 
-@post_schema(responses={201: StockItemSerializer(many=True)}, tags=TAGS)
-class StockAssignApi(APIView):
+@post_schema(responses=ANSWER, tags=TAGS)
+class StockAssignApi(_StockWriteApi):
     """Assign numbers to an open table for its séance; a number is at one table at a time."""
 
     InputSerializer = _Assignment
+    what = "assign sabots"
 
-    def post(self, request: Request) -> Response:
-        body = allowed_body(self.InputSerializer, request, SUPERVISORS, "assign sabots")
-        seance = _open_seance(body["table_session"])
-        assigned = stock_assign(
-            table_session=seance,
-            kind=body["kind"],
-            numbers=body["numbers"],
-            assigned_by=as_user(request.user),
-            client=client_of(request),
-        )
-        return _listed([a.item for a in assigned])
+    def write(self, body: dict[str, Any], by: User, client: str) -> list[StockItem]:
+        seance = TableSession.objects.filter(
+            public_id=body.pop("table_session"), closed_at__isnull=True
+        ).first()
+        if seance is None:
+            raise NotFoundError("No such open table session.")
+        assigned = stock_assign(table_session=seance, **body, assigned_by=by, client=client)
+        return [a.item for a in assigned]
 
 
-def _open_seance(public_id: UUID) -> TableSession:
-    seance = TableSession.objects.filter(public_id=public_id, closed_at__isnull=True).first()
-    if seance is None:
-        raise NotFoundError("No such open table session.")
-    return seance
-
-
-@post_schema(responses={201: StockItemSerializer(many=True)}, tags=TAGS)
-class StockReturnApi(APIView):
+@post_schema(responses=ANSWER, tags=TAGS)
+class StockReturnApi(_StockWriteApi):
     """Take a number back from the table it is at."""
 
     InputSerializer = _One
+    what = "take sabots back"
 
-    def post(self, request: Request) -> Response:
-        body = allowed_body(self.InputSerializer, request, SUPERVISORS, "take sabots back")
-        held = stock_return(**body, returned_by=as_user(request.user), client=client_of(request))
-        return _listed([held.item])
+    def write(self, body: dict[str, Any], by: User, client: str) -> list[StockItem]:
+        return [stock_return(**body, returned_by=by, client=client).item]
 
 
-@post_schema(responses={201: StockItemSerializer(many=True)}, tags=TAGS)
-class StockDestroyApi(APIView):
+@post_schema(responses=ANSWER, tags=TAGS)
+class StockDestroyApi(_StockWriteApi):
     """Destroy a number that is not at a table, with the reason."""
 
     InputSerializer = _Destruction
+    what = "destroy sabots"
 
-    def post(self, request: Request) -> Response:
-        body = allowed_body(self.InputSerializer, request, SUPERVISORS, "destroy sabots")
-        item = stock_destroy(**body, destroyed_by=as_user(request.user), client=client_of(request))
-        return _listed([item])
+    def write(self, body: dict[str, Any], by: User, client: str) -> list[StockItem]:
+        return [stock_destroy(**body, destroyed_by=by, client=client)]
