@@ -30,5 +30,6 @@ urlpatterns = [
     path("reports/", include("reports.urls")),
     path("registers/", include("reports.registers.urls")),
     path("staff/", include("establishment.console.staff_urls")),
+    path("house/", include("establishment.console.house_urls")),
     path("reception/", include("establishment.console.reception_urls")),
 ]

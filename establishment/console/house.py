@@ -66,4 +66,4 @@ def house_change(request: ConsoleRequest) -> HttpResponse:
         status, problem = screen.refusal(error, "house")
         context = _context(problem, {**given, "reason": request.POST.get("reason", "")})
         return screen.page_or_part(request, HOUSE, "house", context, status=status)
-    return screen.write_answer(request, reverse("staff:house"), HOUSE, "house", _context)
+    return screen.write_answer(request, reverse("house:index"), HOUSE, "house", _context)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from django.urls import URLPattern, URLResolver, path
 
-from establishment.console import house, staff
+from establishment.console import staff
 
 app_name = "staff"
 
@@ -14,8 +14,6 @@ urlpatterns: list[URLPattern | URLResolver] = [
     path("", staff.staff_list, name="list"),
     path("create/", staff.staff_add, name="create"),
     path("password/", staff.own_password, name="password"),
-    path("house/", house.house, name="house"),
-    path("house/change/", house.house_change, name="house-change"),
     path(_member, staff.staff_member, name="member"),
     path(f"{_member}roles/", staff.roles_set, name="roles"),
     path(f"{_member}deactivate/", staff.access_set, {"active": False}, name="deactivate"),

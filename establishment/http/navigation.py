@@ -71,7 +71,7 @@ LINKS: tuple[Link, ...] = (
     Link("audit", "audit:index", _("Audit"), frozenset({Role.AUDITOR})),
     Link("staff", "staff:list", _("Staff"), frozenset({Role.MANAGER})),
     Link("tables", "console:tables-manage", _("Tables"), frozenset({Role.MANAGER})),
-    Link("house", "staff:house", _("House"), frozenset({Role.MANAGER})),
+    Link("house", "house:index", _("House"), frozenset({Role.MANAGER})),
 )
 # Everyone's, beside the language switch and logging out (drawn by base.html itself).
 PASSWORD_LINK = Link("password", "staff:password", _("Change my password"), frozenset())

@@ -149,21 +149,15 @@ def signing(request: HttpRequest, key: str, kind: str) -> HttpResponse:
     """The registre de contrôle of a journée signed (`kind` model 12), or the carnet des
     prélèvements of a month closed (model 13), on their pages."""
     if kind == MODEL_12:
-        when = _day(key)
-        return _signing(
-            request,
-            partial(journee_sign, journee=when),
-            "reports/registers/journee.html",
-            lambda: _journee_context(request, when),
-            reverse("registers:journee", args=[key]),
-        )
-    return _signing(
-        request,
-        partial(month_close, month=key),
-        "reports/registers/register.html",
-        lambda: _month_context(request, key),
-        reverse("registers:month", args=[key]),
-    )
+        day = _day(key)
+        sign = partial(journee_sign, journee=day)
+        page, back = "reports/registers/journee.html", "registers:journee"
+        context: Callable[[], dict[str, Any]] = lambda: _journee_context(request, day)  # noqa: E731
+    else:
+        sign = partial(month_close, month=key)
+        page, back = "reports/registers/register.html", "registers:month"
+        context = lambda: _month_context(request, key)  # noqa: E731
+    return _signing(request, sign, page, context, reverse(back, args=[key]))
 
 
 @reading

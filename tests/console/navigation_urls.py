@@ -33,6 +33,7 @@ PROJECT: list[URLPattern | URLResolver] = [
     path("admin/", admin.site.urls),
     path("reports/", include("reports.urls")),
     path("staff/", include("establishment.console.staff_urls")),
+    path("house/", include("establishment.console.house_urls")),
 ]
 
 urlpatterns: list[URLPattern | URLResolver] = [

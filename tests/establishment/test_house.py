@@ -240,10 +240,10 @@ def test_the_manager_changes_the_house_on_screen_and_bad_input_is_said_in_place(
 
     manager = Client()
     manager.force_login(UserFactory.create(roles=[Role.MANAGER]))
-    page = manager.get(reverse("staff:house"))
+    page = manager.get(reverse("house:index"))
     assert page.status_code == 200
     assert 'data-testid="house-versions"' in page.content.decode()
-    url = reverse("staff:house-change")
+    url = reverse("house:change")
     headers = {"HX-Request": "true"}
     refused = manager.post(url, {"time_zone": "Mars/Olympus", "reason": "x"}, headers=headers)
     assert refused.status_code == 422
@@ -258,4 +258,4 @@ def test_the_manager_changes_the_house_on_screen_and_bad_input_is_said_in_place(
     assert house_settings_current().cents_per_chip == 10
     croupier = Client()
     croupier.force_login(UserFactory.create(roles=[Role.CROUPIER]))
-    assert croupier.get(reverse("staff:house")).status_code == 403
+    assert croupier.get(reverse("house:index")).status_code == 403
