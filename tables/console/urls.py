@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from django.urls import URLPattern, URLResolver, include, path
 
-from tables.console import corrections, floor, home, stock, views
+from tables.console import corrections, floor, home, views
 
 app_name = "console"
 
@@ -17,11 +17,8 @@ urlpatterns: list[URLPattern | URLResolver] = [
     path("floor/tables/open/", floor.table_open, name="table-open"),
     path("floor/duty/", floor.duty, name="duty"),
     path("floor/voids/", floor.voids, name="voids"),
-    path("floor/stock/", stock.stock, name="stock"),
-    path("floor/stock/receive/", stock.receive, name="stock-receive"),
-    path("floor/stock/assign/", stock.assign, name="stock-assign"),
-    path("floor/stock/return/", stock.take_back, name="stock-return"),
-    path("floor/stock/destroy/", stock.destroy, name="stock-destroy"),
+    # The numbered sabots and packs (model 19).
+    path("floor/stock/", include("tables.console.stock_urls")),
     path("voids/<uuid:void>/", corrections.void_answer, name="void-decide"),
     path(_table, views.table_screen, name="table"),
     path(f"{_table}seq/", views.table_poll, name="poll"),
