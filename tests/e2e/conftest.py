@@ -26,7 +26,8 @@ from tests.subprocess_env import ROOT, clean_env
 
 CHROMIUM = os.environ.get("CHROMIUM_PATH") or shutil.which("chromium") or ""
 SHOTS = Path(os.environ.get("E2E_SCREENSHOTS", str(ROOT / "var" / "e2e")))
-EXTRA_TABLES = (11, 12, 13, 14)  # chemin de fer tables, one per test that needs its own
+EXTRA_TABLES = (11, 12, 13, 14, 17)  # chemin de fer tables, one per test that needs its own
+STOCK_TABLE = 17  # the numbered sabots at a table (test_registers.py)
 FRENCH = ("croupier-fr", 15)  # a croupier who works in French, at a chemin de fer table of his own
 NIGHT = 16  # a chemin de fer table for the night on the floor: reliefs, the door (test_night.py)
 # Tables opened with a worked example's settings and seating, fresh (no first banker yet), for
