@@ -47,7 +47,7 @@ from django.core.management import call_command  # noqa: E402
 from django.db import connection, transaction  # noqa: E402
 
 from bench.settlement_night import make_session  # noqa: E402
-from establishment.house import house_settings_current  # noqa: E402
+from establishment.house import house_settings_in_force  # noqa: E402
 from establishment.roles import Role  # noqa: E402
 from reports.builders import canonical_json  # noqa: E402
 from reports.models import RegisterSignature  # noqa: E402
@@ -101,7 +101,7 @@ def month_of(days: int, model_12: Any, night: Any, directors: tuple[User, User])
     """A past month of `days` journées, each with a closed séance and its model 12 signed by
     two (the measured journée's content under its own date)."""
     first = date(2026, 10, 1)
-    house = house_settings_current()
+    house = house_settings_in_force()
     table = Table.objects.create(
         number=900_001, game="chemin_de_fer", settings={}, seat_count=6, is_active=False
     )

@@ -17,7 +17,7 @@ from django.contrib.auth.models import User
 from django.db import connection, transaction
 from django.utils import timezone
 
-from establishment.house import house_journee_of, house_settings_current
+from establishment.house import house_journee_of, house_settings_in_force
 from establishment.models import GamingSession, Player
 from ledger.models import Account, AccountKind, Entry, Side, Transaction
 from tables import postings as places
@@ -263,7 +263,7 @@ def make_session(
     started = time.perf_counter()
     opened = timezone.now() - timedelta(hours=12)
     session = GamingSession.objects.create(opened_at=opened, opened_by=user)
-    house = house_settings_current()
+    house = house_settings_in_force()
     per_table = [coups // tables + (1 if i < coups % tables else 0) for i in range(tables)]
     for index, count in enumerate(per_table):
         number = first_table + index

@@ -82,13 +82,25 @@ def journee_of(moment: datetime, *, turns_at: time, time_zone: str) -> date:
     return day
 
 
+INSTALLATION = "The installation's defaults."
+
+
 def house_settings_current() -> HouseSettings:
-    """The version in force: the latest. The installation's defaults are the first
-    (migration establishment 0006), so there always is one."""
+    """The version in force: the latest; before any, the installation's defaults (not stored
+    until a séance keeps them, `house_settings_in_force`)."""
     latest = HouseSettings.objects.order_by("-pk").first()
-    if latest is None:  # a database emptied by hand: the defaults, not saved
-        return HouseSettings(changed_at=timezone.now())
+    if latest is None:
+        return HouseSettings(changed_at=timezone.now(), reason=INSTALLATION)
     return latest
+
+
+def house_settings_in_force() -> HouseSettings:
+    """The version a séance opening now keeps: the latest, the installation's defaults stored
+    as the first version when there is none yet."""
+    current = house_settings_current()
+    if current._state.adding:
+        current.save()
+    return current
 
 
 def house_journee_of(moment: datetime, settings: HouseSettings | None = None) -> date:

@@ -8,7 +8,7 @@ import factory
 from django.contrib.auth.models import Group, User
 from django.utils import timezone
 
-from establishment.house import house_journee_of, house_settings_current
+from establishment.house import house_journee_of, house_settings_in_force
 from establishment.models import GamingSession, Player
 from establishment.roles import Role
 from tables.models import Game, SeatOccupancy, Table, TableSession
@@ -69,7 +69,7 @@ class TableSessionFactory(factory.django.DjangoModelFactory[TableSession]):
     seat_count = factory.SelfAttribute("table.seat_count")
     opened_at = factory.LazyFunction(timezone.now)
     opened_by = factory.SelfAttribute("gaming_session.opened_by")
-    house_settings = factory.LazyFunction(house_settings_current)
+    house_settings = factory.LazyFunction(house_settings_in_force)
     journee = factory.LazyAttribute(lambda ts: house_journee_of(ts.opened_at, ts.house_settings))
 
 

@@ -1,6 +1,7 @@
-"""The house's settings, one version after another (docs/registers.md): the installation's
-defaults as the first version, and the rows append-only in the database too (UPDATE and DELETE
-refused; the SQL beside this file, run by establishment.sql_scripts)."""
+"""The house's settings, one version after another (docs/registers.md), append-only in the
+database too (UPDATE and DELETE refused; the SQL beside this file, run by
+establishment.sql_scripts). The installation's defaults are stored when the first séance opens
+(establishment.house.house_settings_in_force)."""
 
 from __future__ import annotations
 
@@ -9,19 +10,11 @@ import uuid
 import django.db.models.deletion
 from django.conf import settings
 from django.db import migrations, models
-from django.db.backends.base.schema import BaseDatabaseSchemaEditor
-from django.db.migrations.state import StateApps
-from django.utils import timezone
 
 import establishment.models
 from establishment.sql_scripts import sql_script_steps
 
 triggers_on, triggers_off = sql_script_steps(__file__)
-
-
-def defaults_insert(apps: StateApps, schema_editor: BaseDatabaseSchemaEditor) -> None:
-    house_settings = apps.get_model("establishment", "HouseSettings")
-    house_settings.objects.create(changed_at=timezone.now(), reason="The installation's defaults.")
 
 
 class Migration(migrations.Migration):
@@ -124,6 +117,5 @@ class Migration(migrations.Migration):
                 ],
             },
         ),
-        migrations.RunPython(defaults_insert, migrations.RunPython.noop, elidable=False),
         migrations.RunPython(triggers_on, triggers_off, elidable=False),
     ]

@@ -8,14 +8,21 @@ import django.db.models.deletion
 from django.db import migrations, models
 from django.db.backends.base.schema import BaseDatabaseSchemaEditor
 from django.db.migrations.state import StateApps
+from django.utils import timezone
 
 from establishment.house import journee_of
 
 
 def seances_fill(apps: StateApps, schema_editor: BaseDatabaseSchemaEditor) -> None:
-    house = apps.get_model("establishment", "HouseSettings").objects.order_by("pk").first()
     table_session = apps.get_model("tables", "TableSession")
-    for seance in table_session.objects.filter(house_settings__isnull=True):
+    seances = table_session.objects.filter(house_settings__isnull=True)
+    if not seances.exists():
+        return
+    house_settings = apps.get_model("establishment", "HouseSettings")
+    house = house_settings.objects.order_by("pk").first() or house_settings.objects.create(
+        changed_at=timezone.now(), reason="The installation's defaults."
+    )
+    for seance in seances:
         seance.house_settings = house
         seance.journee = journee_of(
             seance.opened_at, turns_at=house.journee_turns_at, time_zone=house.time_zone

@@ -300,15 +300,14 @@ def stock_for_new_shoe(table_session: TableSession, number: Any) -> StockItem | 
     if not assigned.exists():
         return None
     free = sorted(assigned.filter(item__sabots__isnull=True).values_list("item__number", flat=True))
+    wanted = number if isinstance(number, int) and not isinstance(number, bool) else None
     item = (
         StockItem.objects.select_for_update()
-        .filter(
-            pk__in=assigned.values("item_id"),
-            number=number if isinstance(number, int) and not isinstance(number, bool) else -1,
-            sabots__isnull=True,
-        )
+        .filter(pk__in=assigned.values("item_id"), number=wanted)
         .first()
     )
+    if item is not None and item.sabots.exists():
+        item = None  # used for a shoe already
     if item is None:
         raise StockBusyError(
             _("Choose the number of the new shoe among those at this table: %(numbers)s.")

@@ -16,7 +16,7 @@ from django.utils import timezone
 
 from establishment.door import player_admission_check_codes
 from establishment.errors import InvalidStateError
-from establishment.house import house_journee_of, house_settings_current
+from establishment.house import house_journee_of, house_settings_in_force
 from establishment.models import GamingSession, HouseSettings
 from establishment.roles import SUPERVISORS, TABLE_CONFIGURERS
 from establishment.services import audit
@@ -124,7 +124,7 @@ def table_session_open(
             raise InvalidStateError("This table is already open.")
         locked.full_clean()  # settings still valid under the current rules
         now = timezone.now()
-        house = house_settings_current()
+        house = house_settings_in_force()
         opened = TableSession.objects.create(
             table=locked,
             gaming_session=gaming_session,
