@@ -8,8 +8,8 @@ import pytest
 from establishment.roles import Role
 from reports.models import Register, SettlementReport
 from tests.api.conftest import ClientFor, StaffMaker
+from tests.ledger.conftest import settled  # noqa: F401 (the fixture)
 from tests.ledger.test_settlement import Night
-from tests.registers.conftest import settled  # noqa: F401 (the fixture)
 from tests.registers.test_registers import _count_all, _journee
 
 pytestmark = pytest.mark.django_db

@@ -30,20 +30,11 @@ from tests.factories import UserFactory
 from tests.ledger.test_settlement import (
     SESSION_SCENARIOS,
     Night,
-    close_night,
     night_close,
     play_night,
 )
 
 pytestmark = pytest.mark.django_db
-
-
-@pytest.fixture
-def settled(
-    django_capture_on_commit_callbacks: Callable[..., Any],
-) -> tuple[Night, SettlementReport]:
-    night = play_night(SESSION_SCENARIOS[:2])
-    return night, close_night(night, django_capture_on_commit_callbacks)
 
 
 def test_closing_sends_the_task_after_commit(

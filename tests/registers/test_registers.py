@@ -11,6 +11,7 @@ import json
 from collections.abc import Iterator
 from contextlib import contextmanager
 from datetime import date, timedelta
+from typing import Any
 
 import pytest
 from django.core.management import call_command
@@ -72,6 +73,12 @@ def _count_all(night: Night, report: SettlementReport, surplus: int = 0) -> list
             witness_password="password",
         )
     return list(Register.objects.filter(kind="model_11").order_by("pk"))
+
+
+def _frozen_first(night: Night, report: SettlementReport) -> tuple[dict[str, Any], TableSession]:
+    """Every table counted, each model 11 frozen: the first one's content and its séance."""
+    target = json.loads(_count_all(night, report)[0].content)
+    return target, TableSession.objects.get(public_id=target["table_session"])
 
 
 def _journee(report: SettlementReport) -> date:
@@ -162,11 +169,8 @@ def test_model_12_takes_two_managers_and_model_13_the_month_over(
 def test_registers_verify_names_a_journal_line_altered(
     settled: tuple[Night, SettlementReport],
 ) -> None:
-    night, report = settled
-    registers = _count_all(night, report)
-    target = json.loads(registers[0].content)
-    seance = TableSession.objects.get(public_id=target["table_session"])
-    # a card of the first coup changed in the journal, behind the product's back
+    target, seance = _frozen_first(*settled)
+    # a stake of the second coup changed in the journal, behind the product's back
     event = next(
         e
         for e in TableEvent.objects.filter(table_session=seance).order_by("seq")
@@ -187,10 +191,7 @@ def test_registers_verify_names_a_journal_line_altered(
 def test_registers_verify_names_a_ledger_entry_altered(
     settled: tuple[Night, SettlementReport],
 ) -> None:
-    night, report = settled
-    registers = _count_all(night, report)
-    target = json.loads(registers[0].content)
-    seance = TableSession.objects.get(public_id=target["table_session"])
+    target, seance = _frozen_first(*settled)
     entry = Entry.objects.filter(transaction__place__endswith=str(seance.public_id)).first()
     assert entry is not None
     with protections_off("ledger_entry"):
