@@ -50,10 +50,11 @@ from bench.settlement_night import make_session  # noqa: E402
 from establishment.house import house_settings_in_force  # noqa: E402
 from establishment.roles import Role  # noqa: E402
 from reports.builders import canonical_json  # noqa: E402
+from reports.counting import cagnotte_count_record  # noqa: E402
 from reports.models import RegisterSignature  # noqa: E402
 from reports.registers.builders import MODEL_12  # noqa: E402
 from reports.registers.store import _store, journee_sign, month_close  # noqa: E402
-from reports.services import cagnotte_count_record, settlement_report_generate  # noqa: E402
+from reports.services import settlement_report_generate  # noqa: E402
 from tables.models import Table, TableSession  # noqa: E402
 
 

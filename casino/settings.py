@@ -340,7 +340,7 @@ SPECTACULAR_SETTINGS: dict[str, Any] = {
         "AssignmentRoleEnum": "tables.models.AssignmentRole",
         "SideEnum": "ledger.models.Side",
         "RegisterKindEnum": "reports.models.RegisterKind",
-        "StockKindEnum": "tables.models.StockKind",
+        "StockKindEnum": "tables.stock_models.StockKind",
     },
 }
 

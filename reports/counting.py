@@ -1,7 +1,8 @@
-"""The difference of a counted cagnotte box, booked (arrêté du 14 mai 2007, art. 70;
-docs/registers.md, model 11): a surplus is added to the levy, a shortfall is borne by the
-casino's cash, each one balanced transaction named by the séance. Tables are never offset:
-each count books its own difference.
+"""The count of a séance's cagnotte box (arrêté du 14 mai 2007, arts. 56-2 and 70;
+docs/registers.md, model 11): entered once by a director who certifies it with his password,
+before a witness who gives hers; its difference booked — a surplus added to the levy, a
+shortfall borne by the casino's cash, each one balanced transaction named by the séance (tables
+are never offset: each count books its own) —; the séance's model 11 frozen.
 
 Nothing here touches the night's accounts (the cagnotte of the table, the players'
 positions), so the settlement report read back from the books after a count is the report
@@ -12,14 +13,24 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from django.db import transaction
+from django.utils import timezone
+from django.utils.translation import gettext as _
+
+from establishment.confirmation import identity_confirm
+from establishment.errors import DomainError, ErrorCode, PermissionDeniedError
+from establishment.roles import Role
+from establishment.staff import roles_of
 from ledger.models import AccountKind
 from ledger.services import Leg, account_get_or_create, post
+from reports.models import CountedCagnotte, SettlementReport
+from reports.registers.store import model11_freeze
+from reports.services import manager_lock, report_audit, report_content
+from tables.models import Table, TableSession
 from tables.postings import HOUSE_PLACE, count_place
 
 if TYPE_CHECKING:
     from django.contrib.auth.models import User
-
-    from tables.models import TableSession
 
 SURPLUS = "count_surplus"
 SHORTFALL = "count_shortfall"
@@ -50,3 +61,110 @@ def count_difference_post(
         place=place,
     )
     return key
+
+
+# Who may witness a count (art. 56-2): a second person of the house's management or control.
+COUNT_WITNESSES = frozenset({Role.MANAGER, Role.INSPECTOR, Role.AUDITOR})
+
+
+@transaction.atomic(durable=True)
+def cagnotte_count_record(
+    *,
+    report: SettlementReport,
+    table: Table,
+    counted_chips: int,
+    counted_by: User,
+    password: str,
+    witness: User | None,
+    witness_password: str,
+    note: str = "",
+    client: str = "",
+    table_session: TableSession | None = None,
+) -> CountedCagnotte:
+    """A director (a manager) enters what a séance's cagnotte box held and certifies it with
+    his own password, before a second person who gives hers (art. 56-2, art. 70 column 9):
+    entered once, there is no draft. The difference with the levies booked is booked at once
+    (`reports.counting`). `table_session` says which séance when the table opened twice."""
+    locked = manager_lock(
+        report,
+        counted_by,
+        refused="Only a manager may enter the counted cagnotte.",
+        signed="The report is signed off; nothing more can be entered.",
+    )
+    identity_confirm(counted_by, password, what=_("certify the count"))
+    if witness is None or witness.pk == counted_by.pk:
+        raise DomainError(
+            _("The witness must be a second person."),
+            code=ErrorCode.SECOND_PERSON_REQUIRED,
+            field="witness",
+        )
+    if not witness.is_active or not roles_of(witness) & COUNT_WITNESSES:
+        raise PermissionDeniedError(
+            _("The witness must be a manager, an inspector or an auditor."), field="witness"
+        )
+    identity_confirm(witness, witness_password, what=_("witness the count"))
+    if not isinstance(counted_chips, int) or isinstance(counted_chips, bool) or counted_chips < 0:
+        raise DomainError(
+            _("The counted amount is a whole number of chips, zero or more."),
+            code=ErrorCode.CONFLICT,
+            field="counted_chips",
+        )
+    seance = _counted_seance(locked, table, table_session)
+    if CountedCagnotte.objects.filter(table_session=seance).exists():
+        raise DomainError(
+            _("This table's cagnotte has already been counted."), code=ErrorCode.CONFLICT
+        )
+    expected = next(
+        t["cagnotte_expected"]
+        for t in report_content(locked)["tables"]
+        if t["table_session"] == str(seance.public_id)
+    )
+    count = CountedCagnotte.objects.create(
+        report=locked,
+        table=table,
+        table_session=seance,
+        counted_chips=counted_chips,
+        counted_by=counted_by,
+        witness=witness,
+        counted_at=timezone.now(),
+        note=note.strip(),
+        posting=count_difference_post(
+            table_session=seance, expected=expected, counted=counted_chips, posted_by=counted_by
+        ),
+    )
+    model11_freeze(count=count, report=locked)
+    report_audit(
+        locked,
+        counted_by,
+        "cagnotte_counted",
+        client,
+        table=table.number,
+        counted_chips=counted_chips,
+        expected_chips=expected,
+        witness=witness.get_username(),
+        posting=count.posting,
+    )
+    return count
+
+
+def _counted_seance(
+    report: SettlementReport, table: Table, table_session: TableSession | None
+) -> TableSession:
+    """The séance of `table` in the report's night whose box is counted: the one given, or
+    the table's only séance that night."""
+    seances = TableSession.objects.filter(
+        table=table, gaming_session_id=report.gaming_session_id
+    ).select_related("table")
+    if table_session is not None:
+        seances = seances.filter(pk=table_session.pk)
+    found = list(seances[:2])
+    if not found:
+        raise DomainError(_("This table did not play in this session."), code=ErrorCode.NOT_FOUND)
+    if len(found) > 1:
+        raise DomainError(
+            _("Table %(table)s opened more than once tonight: say which séance was counted.")
+            % {"table": table.number},
+            code=ErrorCode.CONFLICT,
+            field="table_session",
+        )
+    return found[0]

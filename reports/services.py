@@ -23,16 +23,13 @@ from celery import current_app
 from django.db import IntegrityError, OperationalError, transaction
 from django.db.models import F
 from django.utils import timezone
-from django.utils.translation import gettext as _
 
-from establishment.confirmation import identity_confirm
 from establishment.errors import DomainError, ErrorCode, InvalidStateError, PermissionDeniedError
 from establishment.models import GamingSession
 from establishment.roles import Role
 from establishment.services import audit
-from establishment.staff import has_role, roles_of
+from establishment.staff import has_role
 from reports.builders import canonical_json, report_build, sha256_hex
-from reports.counting import count_difference_post
 from reports.counts import counts_digest
 from reports.models import (
     CountedCagnotte,
@@ -51,7 +48,6 @@ from reports.reconciliation import (
     reconcile,
     table_reconcile,
 )
-from reports.registers.store import model11_freeze
 from reports.renderers import PDF_FILE, report_csv_render, report_pdf_render
 from reports.selectors import (
     journal_rows,
@@ -67,16 +63,12 @@ from reports.selectors import (
     table_reconciliation_list,
     table_reconciliation_summaries_get,
 )
-from tables.models import Table, TableSession
+from tables.models import TableSession
 
 if TYPE_CHECKING:
     from django.contrib.auth.models import User
 
 logger = logging.getLogger(__name__)
-
-
-# Who may witness a count (art. 56-2): a second person of the house's management or control.
-COUNT_WITNESSES = frozenset({Role.MANAGER, Role.INSPECTOR, Role.AUDITOR})
 
 
 class ReportNotReadyError(DomainError):
@@ -378,7 +370,7 @@ def report_pdf_store(*, report_id: int) -> ReportFile | None:
     if stored is not None:
         return stored
     with _collector_paused():
-        name, media, data = report_pdf_render(_content(report), report.sha256)
+        name, media, data = report_pdf_render(report_content(report), report.sha256)
     ReportFile.objects.bulk_create(
         [
             ReportFile(
@@ -398,7 +390,7 @@ def _ready_check(report: SettlementReport) -> None:
         raise ReportNotReadyError("The report is not ready yet.")
 
 
-def _manager_lock(
+def manager_lock(
     report: SettlementReport, user: User, *, refused: str, signed: str
 ) -> SettlementReport:
     """The report locked for a manager's entry: refused (`refused`) to anyone else, and to a
@@ -412,7 +404,7 @@ def _manager_lock(
     return locked
 
 
-def _report_audit(
+def report_audit(
     report: SettlementReport, user: User, action: str, client: str, **data: Any
 ) -> None:
     """The audit row of what a manager or an auditor did to a report: its gaming session's."""
@@ -420,112 +412,9 @@ def _report_audit(
 
 
 @transaction.atomic(durable=True)
-def cagnotte_count_record(
-    *,
-    report: SettlementReport,
-    table: Table,
-    counted_chips: int,
-    counted_by: User,
-    password: str,
-    witness: User | None,
-    witness_password: str,
-    note: str = "",
-    client: str = "",
-    table_session: TableSession | None = None,
-) -> CountedCagnotte:
-    """A director (a manager) enters what a séance's cagnotte box held and certifies it with
-    his own password, before a second person who gives hers (art. 56-2, art. 70 column 9):
-    entered once, there is no draft. The difference with the levies booked is booked at once
-    (`reports.counting`). `table_session` says which séance when the table opened twice."""
-    locked = _manager_lock(
-        report,
-        counted_by,
-        refused="Only a manager may enter the counted cagnotte.",
-        signed="The report is signed off; nothing more can be entered.",
-    )
-    identity_confirm(counted_by, password, what=_("certify the count"))
-    if witness is None or witness.pk == counted_by.pk:
-        raise DomainError(
-            _("The witness must be a second person."),
-            code=ErrorCode.SECOND_PERSON_REQUIRED,
-            field="witness",
-        )
-    if not witness.is_active or not roles_of(witness) & COUNT_WITNESSES:
-        raise PermissionDeniedError(
-            _("The witness must be a manager, an inspector or an auditor."), field="witness"
-        )
-    identity_confirm(witness, witness_password, what=_("witness the count"))
-    if not isinstance(counted_chips, int) or isinstance(counted_chips, bool) or counted_chips < 0:
-        raise DomainError(
-            _("The counted amount is a whole number of chips, zero or more."),
-            code=ErrorCode.CONFLICT,
-            field="counted_chips",
-        )
-    seance = _counted_seance(locked, table, table_session)
-    if CountedCagnotte.objects.filter(table_session=seance).exists():
-        raise DomainError(
-            _("This table's cagnotte has already been counted."), code=ErrorCode.CONFLICT
-        )
-    expected = next(
-        t["cagnotte_expected"]
-        for t in _content(locked)["tables"]
-        if t["table_session"] == str(seance.public_id)
-    )
-    count = CountedCagnotte.objects.create(
-        report=locked,
-        table=table,
-        table_session=seance,
-        counted_chips=counted_chips,
-        counted_by=counted_by,
-        witness=witness,
-        counted_at=timezone.now(),
-        note=note.strip(),
-        posting=count_difference_post(
-            table_session=seance, expected=expected, counted=counted_chips, posted_by=counted_by
-        ),
-    )
-    model11_freeze(count=count, report=locked)
-    _report_audit(
-        locked,
-        counted_by,
-        "cagnotte_counted",
-        client,
-        table=table.number,
-        counted_chips=counted_chips,
-        expected_chips=expected,
-        witness=witness.get_username(),
-        posting=count.posting,
-    )
-    return count
-
-
-def _counted_seance(
-    report: SettlementReport, table: Table, table_session: TableSession | None
-) -> TableSession:
-    """The séance of `table` in the report's night whose box is counted: the one given, or
-    the table's only séance that night."""
-    seances = TableSession.objects.filter(
-        table=table, gaming_session_id=report.gaming_session_id
-    ).select_related("table")
-    if table_session is not None:
-        seances = seances.filter(pk=table_session.pk)
-    found = list(seances[:2])
-    if not found:
-        raise DomainError(_("This table did not play in this session."), code=ErrorCode.NOT_FOUND)
-    if len(found) > 1:
-        raise DomainError(
-            _("Table %(table)s opened more than once tonight: say which séance was counted.")
-            % {"table": table.number},
-            code=ErrorCode.CONFLICT,
-            field="table_session",
-        )
-    return found[0]
-
-
-@transaction.atomic(durable=True)
 def report_sign_off(*, report: SettlementReport, user: User, client: str = "") -> ReportSignOff:
     """The manager signs the report off once every table's cagnotte is counted."""
-    locked = _manager_lock(
+    locked = manager_lock(
         report,
         user,
         refused="Only a manager may sign the report off.",
@@ -533,7 +422,7 @@ def report_sign_off(*, report: SettlementReport, user: User, client: str = "") -
     )
     counts = list(CountedCagnotte.objects.filter(report=locked).select_related("table"))
     missing = sorted(
-        {t["table"] for t in _content(locked)["cagnotte"]} - {c.table.number for c in counts}
+        {t["table"] for t in report_content(locked)["cagnotte"]} - {c.table.number for c in counts}
     )
     if missing:
         raise InvalidStateError(
@@ -549,7 +438,7 @@ def report_sign_off(*, report: SettlementReport, user: User, client: str = "") -
         report_sha256=locked.sha256,
         signed_sha256=counts_digest(locked.sha256, counts),
     )
-    _report_audit(
+    report_audit(
         locked,
         user,
         "report_signed_off",
@@ -593,7 +482,7 @@ def _run_store(
         sha256=digest,
         differences=reconciliation.differences,
     )
-    _report_audit(
+    report_audit(
         report,
         user,
         "reconciliation_rerun",
@@ -604,6 +493,6 @@ def _run_store(
     return run
 
 
-def _content(report: SettlementReport) -> dict[str, Any]:
+def report_content(report: SettlementReport) -> dict[str, Any]:
     data: dict[str, Any] = json.loads(report.content)
     return data

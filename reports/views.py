@@ -24,6 +24,7 @@ from establishment.errors import DomainError, PermissionDeniedError
 from establishment.http.errors import error_body
 from establishment.roles import Role
 from establishment.staff import has_role
+from reports.counting import cagnotte_count_record
 from reports.counts import cagnotte_compare, count_rows
 from reports.labels import label
 from reports.models import ReportStatus, SettlementReport
@@ -35,7 +36,6 @@ from reports.selectors import (
     settlement_report_list,
 )
 from reports.services import (
-    cagnotte_count_record,
     reconciliation_rerun,
     report_sign_off,
 )

@@ -21,8 +21,6 @@ from tables.models import (
     CroupierAssignment,
     Sabot,
     SeatOccupancy,
-    StockAssignment,
-    StockItem,
     Table,
     TableEvent,
     TableSession,
@@ -38,6 +36,7 @@ from tables.services.journal import (
     last_seq_get,
 )
 from tables.sql import recent_coups_sql, void_flags_converted
+from tables.stock_models import StockAssignment, StockItem
 
 
 def table_list(*, active_only: bool = True) -> QuerySet[Table]:

@@ -25,6 +25,7 @@ from establishment.http.permissions import READ_REPORTS, as_user
 from establishment.http.schema import post_schema
 from establishment.http.serializers import allowed_body
 from establishment.staff import role_required
+from reports.counting import cagnotte_count_record
 from reports.models import Register, RegisterKind, RegisterSignature
 from reports.registers.sources import register_list
 from reports.registers.store import (
@@ -34,7 +35,6 @@ from reports.registers.store import (
     register_rectify,
 )
 from reports.selectors import settlement_report_get
-from reports.services import cagnotte_count_record
 from tables.models import Table, TableSession
 
 TAGS = ["registers"]

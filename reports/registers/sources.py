@@ -12,7 +12,8 @@ from django.db.models import QuerySet
 from establishment.models import Player
 from reports.builders import when
 from reports.models import CountedCagnotte, Register, RegisterKind
-from tables.models import StockAssignment, TableSession
+from tables.models import TableSession
+from tables.stock_models import StockAssignment
 
 
 def seance_get(*, table_session: TableSession) -> dict[str, Any]:

@@ -20,9 +20,10 @@ from establishment.http.schema import post_schema
 from establishment.http.serializers import allowed_body
 from establishment.roles import SUPERVISORS, Role
 from establishment.staff import role_required
-from tables.models import StockAssignment, StockItem, StockKind, TableSession
+from tables.models import TableSession
 from tables.selectors import stock_list
 from tables.services.stock import stock_assign, stock_destroy, stock_receive, stock_return
+from tables.stock_models import StockAssignment, StockItem, StockKind
 
 TAGS = ["numbered sabots and packs"]
 FLOOR_READERS = SUPERVISORS | frozenset({Role.AUDITOR})

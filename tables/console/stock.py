@@ -21,9 +21,10 @@ from establishment.errors import DomainError, InvalidInputError
 from establishment.http import console as screen
 from tables.console.access import is_inspector
 from tables.console.floor import floor_check, inspector_check
-from tables.models import StockKind, TableSession
+from tables.models import TableSession
 from tables.selectors import stock_list
 from tables.services.stock import stock_assign, stock_destroy, stock_receive, stock_return
+from tables.stock_models import StockKind
 
 if TYPE_CHECKING:
     from establishment.http.console import ConsoleRequest, Problem

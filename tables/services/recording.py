@@ -22,15 +22,7 @@ from establishment.errors import DomainError, ErrorCode
 from tables.engine import CoupRecord, GameState, RuleError, Transfer
 from tables.engine.registry import NEW_PACK_ACTIONS
 from tables.engine.session import ENTERING, NAMING_BANKER
-from tables.models import (
-    BankTenure,
-    Coup,
-    EventKind,
-    Sabot,
-    SeatOccupancy,
-    StockItem,
-    TableSession,
-)
+from tables.models import BankTenure, Coup, EventKind, Sabot, SeatOccupancy, TableSession
 from tables.postings import (
     SESSION_POSTING,
     coup_after_posting,
@@ -42,6 +34,7 @@ from tables.services.books import accounts_for, players_by_code, transfers_post
 from tables.services.journal import Journal, journal_advance, journal_get, last_seq_get
 from tables.services.stock import stock_for_new_shoe
 from tables.services.writing import Recorded, journal_lock, request_payload
+from tables.stock_models import StockItem
 from tables.words import say
 
 if TYPE_CHECKING:

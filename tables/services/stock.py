@@ -19,8 +19,9 @@ from establishment.errors import DomainError, ErrorCode, InvalidStateError
 from establishment.roles import SUPERVISORS
 from establishment.services import audit
 from establishment.staff import role_required
-from tables.models import StockAssignment, StockItem, StockKind, TableSession
+from tables.models import TableSession
 from tables.services.writing import open_table_session_lock
+from tables.stock_models import StockAssignment, StockItem, StockKind
 
 if TYPE_CHECKING:
     from django.contrib.auth.models import User

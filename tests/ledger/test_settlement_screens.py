@@ -14,11 +14,11 @@ from django.utils import timezone
 
 from establishment.errors import DomainError, ErrorCode, PermissionDeniedError
 from establishment.roles import Role
+from reports.counting import cagnotte_count_record
 from reports.counts import cagnotte_compare
 from reports.models import CountedCagnotte, ReportStatus, SettlementReport
 from reports.selectors import unsettled_session_list
 from reports.services import (
-    cagnotte_count_record,
     reconciliation_rerun,
     report_sign_off,
     settlement_report_generate,

@@ -11,8 +11,9 @@ import pytest
 
 from establishment.roles import Role
 from ledger.models import Account, AccountKind, Entry, Transaction
+from reports.counting import cagnotte_count_record
 from reports.models import SettlementReport
-from reports.services import cagnotte_count_record, reconciliation_rerun
+from reports.services import reconciliation_rerun
 from tables.models import Table, TableSession
 from tables.postings import count_place
 from tests.factories import UserFactory

@@ -25,6 +25,7 @@ from establishment.errors import DomainError, ErrorCode
 from establishment.models import Player
 from establishment.roles import Role
 from ledger.models import Entry
+from reports.counting import cagnotte_count_record
 from reports.models import Register, RegisterSignature, SettlementReport
 from reports.registers.store import (
     RegisterRefusedError,
@@ -33,7 +34,6 @@ from reports.registers.store import (
     register_rectify,
     registers_verify,
 )
-from reports.services import cagnotte_count_record
 from tables.models import Table, TableEvent, TableSession
 from tests.factories import UserFactory
 from tests.ledger.test_settlement import Night

@@ -15,7 +15,7 @@ from django.utils import timezone
 from establishment.errors import ErrorCode, InvalidInputError, PermissionDeniedError
 from establishment.models import AuditEntry
 from establishment.roles import Role
-from tables.models import Sabot, StockAssignment, StockItem, TableSession
+from tables.models import Sabot, TableSession
 from tables.services import Recorded, record, sabot_open, table_session_close
 from tables.services.journal import last_seq_get
 from tables.services.stock import (
@@ -26,6 +26,7 @@ from tables.services.stock import (
     stock_receive,
     stock_return,
 )
+from tables.stock_models import StockAssignment, StockItem
 from tests.concurrency.kit import CF_SETTINGS, Croupier, Floor, cf_table
 from tests.factories import UserFactory
 from tests.tables.conftest import Around
