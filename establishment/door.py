@@ -89,6 +89,20 @@ class Fields:
             self.add(name, _("Choose one of: %(choices)s.") % {"choices": ", ".join(choices)})
         return chosen
 
+    def whole(self, name: str, value: Any, low: int, high: int) -> int:
+        """A whole number from `low` to `high`, given as a number or as digits; 0 when it is
+        not one (its error said beside it)."""
+        if isinstance(value, str) and value.strip().isdigit():
+            value = int(value.strip())
+        if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
+            self.add(
+                name,
+                _("Enter a whole number from %(low)d to %(high)d.") % {"low": low, "high": high},
+            )
+            return 0
+        number: int = value
+        return number
+
     def day(self, name: str, value: Any, *, required: bool = True) -> date | None:
         if value is None or value == "":
             if required:

@@ -108,17 +108,6 @@ def house_journee_of(moment: datetime, settings: HouseSettings | None = None) ->
     return journee_of(moment, turns_at=house.journee_turns_at, time_zone=house.time_zone)
 
 
-def _choice(fields: Fields, name: str, value: Any, choices: Any) -> str:
-    if value not in choices.values:
-        fields.add(
-            name,
-            _("Choose one of: %(choices)s.")
-            % {"choices": ", ".join(str(v) for v in choices.values)},
-        )
-        return ""
-    return str(value)
-
-
 def _hour(fields: Fields, value: Any) -> time | None:
     if isinstance(value, time):
         return value.replace(second=0, microsecond=0)
@@ -145,29 +134,16 @@ def _time_zone(fields: Fields, value: Any) -> str:
     return ""
 
 
-def _chip_value(fields: Fields, value: Any) -> int:
-    if isinstance(value, str) and value.strip().isdigit():
-        value = int(value.strip())
-    if isinstance(value, bool) or not isinstance(value, int) or not 1 <= value <= 1_000_000:
-        fields.add(
-            "cents_per_chip",
-            _("Enter a whole number from 1 to 1,000,000: what one chip is worth in cents."),
-        )
-        return 0
-    chips: int = value
-    return chips
-
-
 def _checked(fields: Fields, name: str, value: Any) -> Any:
     """One setting as given, checked; its error said beside it."""
-    if name == "cents_per_chip":
-        return _chip_value(fields, value)
+    if name == "cents_per_chip":  # what one chip is worth in cents
+        return fields.whole(name, value, 1, 1_000_000)
     if name == "journee_turns_at":
         return _hour(fields, value)
     if name == "time_zone":
         return _time_zone(fields, value)
     choices = {"currency": Currency, "levy_tie_rule": LevyTieRule, "levy_record": LevyRecord}
-    return _choice(fields, name, value, choices[name])
+    return fields.choice(name, value, choices[name].values)
 
 
 @transaction.atomic

@@ -19,7 +19,7 @@ from establishment.errors import DomainError, ErrorCode, InvalidStateError
 from establishment.roles import SUPERVISORS
 from establishment.services import audit
 from establishment.staff import role_required
-from tables.models import TableSession
+from tables.models import Sabot, TableSession
 from tables.services.writing import open_table_session_lock
 from tables.stock_models import StockAssignment, StockItem, StockKind
 
@@ -50,24 +50,6 @@ def _written_once(write: Callable[[], _T], refusal: str) -> _T:
         raise StockBusyError(refusal) from None
 
 
-def stock_kind(kind: Any, fields: Fields) -> str:
-    if kind not in StockKind.values:
-        fields.add("kind", _("Choose sabot or pack."))
-        return ""
-    return str(kind)
-
-
-def _whole(fields: Fields, name: str, value: Any, low: int, high: int) -> int:
-    if isinstance(value, str) and value.strip().isdigit():
-        value = int(value.strip())
-    if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
-        fields.add(
-            name, _("Enter a whole number from %(low)d to %(high)d.") % {"low": low, "high": high}
-        )
-        return 0
-    return int(value)
-
-
 @transaction.atomic
 def stock_receive(
     *,
@@ -83,10 +65,10 @@ def stock_receive(
     Refused, with nothing received, when one of them is in stock already."""
     role_required(received_by, SUPERVISORS, "receive sabots and packs into stock")
     fields = Fields()
-    kind = stock_kind(kind, fields)
-    first = _whole(fields, "first", first, 1, 999_999)
-    last = _whole(fields, "last", last, 1, 999_999)
-    decks = _whole(fields, "decks", decks, 1, 8)
+    kind = fields.choice("kind", kind, StockKind.values)
+    first = fields.whole("first", first, 1, 999_999)
+    last = fields.whole("last", last, 1, 999_999)
+    decks = fields.whole("decks", decks, 1, 8)
     received_from = fields.text("received_from", received_from, max_length=200)
     if first and last and not first <= last <= first + RECEIVE_MOST - 1:
         fields.add(
@@ -122,37 +104,30 @@ def stock_receive(
     return items
 
 
-def _item_locked(kind: str, number: int) -> StockItem:
-    item = StockItem.objects.select_for_update().filter(kind=kind, number=number).first()
-    if item is None:
-        raise StockBusyError(
-            _("No %(kind)s number %(number)d in stock.")
-            % {"kind": StockKind(kind).label.lower(), "number": number},
-            number=number,
-        )
-    return item
-
-
-def _where(item: StockItem) -> StockAssignment | None:
-    return (
-        StockAssignment.objects.select_for_update()
-        .filter(item=item, returned_at__isnull=True)
-        .select_related("table_session__table")
-        .first()
+def _missing(kind: str, number: int) -> StockBusyError:
+    return StockBusyError(
+        _("No %(kind)s number %(number)d in stock.")
+        % {"kind": StockKind(kind).label.lower(), "number": number},
+        number=number,
     )
 
 
-def _refuse_unless_free(item: StockItem) -> None:
-    if item.destroyed_at is not None:
-        raise StockBusyError(
-            _("%(item)s was destroyed.") % {"item": _label(item)}, number=item.number
-        )
-    if item.sabots.exists():
-        raise StockBusyError(
-            _("%(item)s has been used for a shoe already.") % {"item": _label(item)},
-            number=item.number,
-        )
-    held = _where(item)
+def _item_locked(kind: str, number: int) -> StockItem:
+    item = StockItem.objects.select_for_update().filter(kind=kind, number=number).first()
+    if item is None:
+        raise _missing(kind, number)
+    return item
+
+
+def _held_locked(items: Iterable[StockItem]) -> dict[int, StockAssignment]:
+    """Where each of `items` is now (its open assignment, locked), by item."""
+    open_ones = StockAssignment.objects.select_for_update().filter(
+        item__in=list(items), returned_at__isnull=True
+    )
+    return {a.item_id: a for a in open_ones.select_related("table_session__table")}
+
+
+def _refuse_if_held(item: StockItem, held: StockAssignment | None) -> None:
     if held is not None:
         raise StockBusyError(
             _("%(item)s is at table %(table)s: return it first.")
@@ -160,6 +135,36 @@ def _refuse_unless_free(item: StockItem) -> None:
             number=item.number,
             table=held.table_session.table.number,
         )
+
+
+def _free_items_locked(kind: str, numbers: list[int]) -> list[StockItem]:
+    """The numbers, locked, in the order given (three queries however many): refused at the
+    first one missing, destroyed, used for a shoe or at a table."""
+    items = {
+        item.number: item
+        for item in StockItem.objects.select_for_update().filter(kind=kind, number__in=numbers)
+    }
+    used = set(
+        Sabot.objects.filter(stock_item__in=list(items.values())).values_list(
+            "stock_item_id", flat=True
+        )
+    )
+    held = _held_locked(items.values())
+    for number in numbers:
+        item = items.get(number)
+        if item is None:
+            raise _missing(kind, number)
+        if item.destroyed_at is not None:
+            raise StockBusyError(
+                _("%(item)s was destroyed.") % {"item": _label(item)}, number=number
+            )
+        if item.pk in used:
+            raise StockBusyError(
+                _("%(item)s has been used for a shoe already.") % {"item": _label(item)},
+                number=number,
+            )
+        _refuse_if_held(item, held.get(item.pk))
+    return [items[number] for number in numbers]
 
 
 def _label(item: StockItem) -> str:
@@ -180,7 +185,7 @@ def stock_assign(
     or made for another number of decks than the table plays."""
     role_required(assigned_by, SUPERVISORS, "assign sabots and packs to a table")
     fields = Fields()
-    kind = stock_kind(kind, fields)
+    kind = fields.choice("kind", kind, StockKind.values)
     wanted = sorted({n for n in numbers if isinstance(n, int) and not isinstance(n, bool)})
     if not wanted:
         fields.add("numbers", _("Choose at least one number."))
@@ -189,14 +194,12 @@ def stock_assign(
     decks = locked.settings.get("decks")
     now = timezone.now()
     assignments: list[StockAssignment] = []
-    for number in wanted:
-        item = _item_locked(kind, number)
-        _refuse_unless_free(item)
+    for item in _free_items_locked(kind, wanted):
         if isinstance(decks, int) and item.decks != decks:
             raise StockBusyError(
                 _("%(item)s holds %(held)d decks; this table plays with %(decks)d.")
                 % {"item": _label(item), "held": item.decks, "decks": decks},
-                number=number,
+                number=item.number,
             )
         assignments.append(
             StockAssignment(
@@ -214,13 +217,12 @@ def stock_assign(
 
 
 def _returned(assignments: Iterable[StockAssignment], by: User, now: Any) -> list[int]:
-    numbers = []
-    for assignment in assignments:
-        assignment.returned_at = now
-        assignment.returned_by = by
-        assignment.save(update_fields=["returned_at", "returned_by"])
-        numbers.append(assignment.item.number)
-    return numbers
+    """The assignments ended at `now` by `by`, in one statement: the numbers come back."""
+    ended = list(assignments)
+    StockAssignment.objects.filter(pk__in=[a.pk for a in ended]).update(
+        returned_at=now, returned_by=by
+    )
+    return sorted(a.item.number for a in ended)
 
 
 @transaction.atomic
@@ -228,7 +230,7 @@ def stock_return(*, kind: str, number: int, returned_by: User, client: str = "")
     """Take a numbered sabot or pack back from the table it is at (an inspector or a manager)."""
     role_required(returned_by, SUPERVISORS, "take sabots and packs back")
     item = _item_locked(kind, number)
-    held = _where(item)
+    held = _held_locked([item]).get(item.pk)
     if held is None:
         raise StockBusyError(
             _("%(item)s is not at a table.") % {"item": _label(item)}, number=item.number
@@ -269,14 +271,7 @@ def stock_destroy(
     item = _item_locked(kind, number)
     if item.destroyed_at is not None:
         raise InvalidStateError(_("%(item)s was destroyed already.") % {"item": _label(item)})
-    held = _where(item)
-    if held is not None:
-        raise StockBusyError(
-            _("%(item)s is at table %(table)s: return it first.")
-            % {"item": _label(item), "table": held.table_session.table.number},
-            number=number,
-            table=held.table_session.table.number,
-        )
+    _refuse_if_held(item, _held_locked([item]).get(item.pk))
     item.destroyed_at = timezone.now()
     item.destroyed_by = destroyed_by
     item.destroyed_reason = reason
