@@ -21,13 +21,13 @@ from collections.abc import Iterable, Mapping, Sequence
 from datetime import date
 from typing import Any
 
+from reports.models import RegisterKind
 from reports.registers.words import amount_in_words
 
 REGISTER_FORMAT = 1
-MODEL_11 = "model_11"
-MODEL_12 = "model_12"
-MODEL_13 = "model_13"
-KINDS = (MODEL_11, MODEL_12, MODEL_13)
+MODEL_11 = RegisterKind.MODEL_11.value
+MODEL_12 = RegisterKind.MODEL_12.value
+MODEL_13 = RegisterKind.MODEL_13.value
 
 
 def money(chips: int | None, cents_per_chip: int) -> int | None:

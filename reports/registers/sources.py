@@ -7,11 +7,11 @@ from __future__ import annotations
 from datetime import date
 from typing import Any
 
-from django.db.models import QuerySet
+from django.db.models import Count, QuerySet
 
 from establishment.models import Player
 from reports.builders import when
-from reports.models import CountedCagnotte, Register, RegisterKind
+from reports.models import CountedCagnotte, Register
 from tables.models import TableSession
 from tables.stock_models import StockAssignment
 
@@ -111,8 +111,11 @@ def register_latest(*, kind: str, key: str) -> Register | None:
 
 
 def registers_latest(*, kind: str, keys: list[str]) -> dict[str, Register]:
+    """The version in force of each of these registers, with how many have signed it
+    (`signers`), in one query."""
     found: dict[str, Register] = {}
-    for register in Register.objects.filter(kind=kind, key__in=keys).order_by("version"):
+    rows = Register.objects.filter(kind=kind, key__in=keys).annotate(signers=Count("signatures"))
+    for register in rows.order_by("version"):
         found[register.key] = register
     return found
 
@@ -124,6 +127,3 @@ def register_chain(*, kind: str) -> QuerySet[Register]:
 
 def register_list() -> QuerySet[Register]:
     return Register.objects.prefetch_related("signatures__signed_by").order_by("-pk")
-
-
-KINDS = tuple(RegisterKind.values)

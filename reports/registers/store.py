@@ -27,7 +27,13 @@ from establishment.roles import Role
 from establishment.services import audit
 from establishment.staff import role_required
 from reports.builders import canonical_json, sha256_hex
-from reports.models import CountedCagnotte, Register, RegisterSignature, SettlementReport
+from reports.models import (
+    CountedCagnotte,
+    Register,
+    RegisterKind,
+    RegisterSignature,
+    SettlementReport,
+)
 from reports.registers.builders import (
     MODEL_11,
     MODEL_12,
@@ -38,7 +44,6 @@ from reports.registers.builders import (
     model13_build,
 )
 from reports.registers.sources import (
-    KINDS,
     banker_identities,
     journee_seances,
     register_chain,
@@ -255,7 +260,7 @@ def month_close(*, month: str, user: User, password: str, client: str = "") -> R
     unsigned = [
         day
         for day in days
-        if day not in signed or signed[day].signatures.count() < SIGNERS_OF_MODEL_12
+        if day not in signed or getattr(signed[day], "signers", 0) < SIGNERS_OF_MODEL_12
     ]
     if unsigned:
         raise RegisterRefusedError(
@@ -392,7 +397,7 @@ def registers_verify() -> list[Problem]:
             nights[gaming_session.pk] = _night_now(gaming_session)
         return nights[gaming_session.pk][0]
 
-    for kind in KINDS:
+    for kind in RegisterKind.values:
         chain = list(
             register_chain(kind=kind).select_related("table_session").prefetch_related("signatures")
         )

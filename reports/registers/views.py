@@ -25,7 +25,7 @@ from establishment.roles import Role
 from establishment.staff import has_role
 from reports.models import Register
 from reports.registers.builders import MODEL_11, MODEL_12, MODEL_13
-from reports.registers.files import money_text, register_csv, register_pdf, register_title
+from reports.registers.files import register_csv, register_pdf, register_title
 from reports.registers.sources import journee_seances, register_latest, registers_latest
 from reports.registers.store import (
     SIGNERS_OF_MODEL_12,
@@ -65,6 +65,13 @@ def _shown(register: Register | None) -> dict[str, Any] | None:
     }
 
 
+def _standing(register: Register | None) -> dict[str, bool] | None:
+    """Where a register of the index stands, from its annotated `signers` (no query)."""
+    if register is None:
+        return None
+    return {"complete": getattr(register, "signers", 0) >= WANTED[register.kind]}
+
+
 @reading
 def index(request: HttpRequest) -> HttpResponse:
     """Every journée played and every month, each with where its registers stand."""
@@ -90,11 +97,11 @@ def index(request: HttpRequest) -> HttpResponse:
                     "day": key,
                     "seances": len(seances[key]),
                     "frozen": sum(1 for k in seances[key] if k in frozen),
-                    "model_12": _shown(model_12s.get(key)),
+                    "model_12": _standing(model_12s.get(key)),
                 }
                 for key in keys
             ],
-            "months": [{"month": m, "model_13": _shown(model_13s.get(m))} for m in months],
+            "months": [{"month": m, "model_13": _standing(model_13s.get(m))} for m in months],
         },
     )
 
@@ -107,7 +114,6 @@ def _journee_context(request: HttpRequest, day: date) -> dict[str, Any]:
         "rows": [{"seance": s, "model_11": frozen.get(str(s.public_id))} for s in seances],
         "shown": _shown(register_latest(kind=MODEL_12, key=day.isoformat())),
         "may_sign": has_role(request.user, Role.MANAGER),
-        "money": money_text,
     }
 
 
