@@ -213,8 +213,8 @@ def register_pdf(
     content = json.loads(register.content)
     title = register_title(register, content)
     footer = f"{register.kind} {register.key} v{register.version} · SHA-256 {register.sha256}"
-    total = None
-    for _round in range(2):
+
+    def rendered(total: int | None) -> Pages:
         pages = Pages(title, footer=footer, pages=total)
         pages.heading(title, 13)
         if register.rectifies_id:
@@ -222,10 +222,9 @@ def register_pdf(
         SECTIONS[register.kind](pages, content)
         _total(pages, content)
         _signatures(pages, signatures, wanted)
-        total = pages.page
-        if _round == 1:
-            return pages.finish()
-    raise AssertionError("unreachable")
+        return pages
+
+    return rendered(rendered(None).page).finish()
 
 
 def _rows(register: Register, content: dict[str, Any]) -> tuple[list[str], Iterable[list[Any]]]:

@@ -226,6 +226,7 @@ def test_the_floor_receives_assigns_takes_back_and_destroys(floor: Floor) -> Non
     assert sorted(StockAssignment.objects.values_list("item__number", flat=True)) == [1, 3, 4]
     for bad, status in (
         ({"table_session": str(table.public_id), "kind": "sabot", "numbers": "2, x"}, 422),
+        ({"table_session": str(table.public_id), "kind": "sabot", "numbers": "4-2"}, 422),
         ({"table_session": "not-a-table", "kind": "sabot", "numbers": "2"}, 409),
         ({"table_session": str(table.public_id), "kind": "sabot", "numbers": "1"}, 409),
     ):
