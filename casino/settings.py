@@ -12,6 +12,7 @@ Embedded default (nothing set): SQLite under var/, Celery tasks run eagerly in-p
 from __future__ import annotations
 
 import os
+from datetime import timedelta
 from pathlib import Path
 from typing import Any
 
@@ -109,6 +110,7 @@ INSTALLED_APPS = [
     "django_filters",
     "drf_spectacular",
     "drf_spectacular_sidecar",  # Swagger UI and Redoc served by the project, no CDN
+    "axes",  # failed logins counted and locked out (establishment/lockout.py)
     # The floors, from the ground up (docs/architecture.md).
     "establishment",
     "ledger",
@@ -132,6 +134,8 @@ MIDDLEWARE = [
     "tables.console.middleware.UserLanguageMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
+    # Last: a login refused for a lockout gets the lockout's answer (establishment/lockout.py).
+    "axes.middleware.AxesMiddleware",
 ]
 
 ROOT_URLCONF = "casino.urls"
@@ -221,7 +225,27 @@ AUTH_PASSWORD_VALIDATORS = [
 ]
 # Django's model backend, whose per-request user read also brings the roles and the language
 # (establishment/staff.py).
-AUTHENTICATION_BACKENDS = ["establishment.staff.StaffBackend"]
+# django-axes' backend first: a locked-out username or address is refused before its password
+# is even looked at (establishment/lockout.py).
+AUTHENTICATION_BACKENDS = [
+    "axes.backends.AxesStandaloneBackend",
+    "establishment.staff.StaffBackend",
+]
+
+# --- Failed logins (django-axes, establishment/lockout.py) --------------------------------------
+# After LOGIN_FAILURE_LIMIT failures within LOGIN_LOCKOUT_MINUTES, for one username or from one
+# address, logins are refused for LOGIN_LOCKOUT_MINUTES; a manager can unlock an account.
+AXES_FAILURE_LIMIT = env_int("LOGIN_FAILURE_LIMIT", 5)
+AXES_COOLOFF_TIME = timedelta(minutes=env_int("LOGIN_LOCKOUT_MINUTES", 15))
+AXES_LOCKOUT_PARAMETERS = ["username", "ip_address"]
+AXES_RESET_ON_SUCCESS = True
+# A try during the lockout neither counts nor makes it longer: it ends 15 minutes after it began.
+AXES_RESET_COOL_OFF_ON_FAILURE_DURING_LOCKOUT = False
+AXES_LOCKOUT_CALLABLE = "establishment.lockout.lockout_response"
+AXES_CLIENT_IP_CALLABLE = "establishment.lockout.client_address"
+AXES_VERBOSE = False
+# How many proxies stand before the application and add to X-Forwarded-For (nginx: 1).
+LOGIN_TRUSTED_PROXIES = env_int("DJANGO_TRUSTED_PROXIES", 0)
 
 LOGIN_URL = "login"
 LOGIN_REDIRECT_URL = "home"
@@ -310,6 +334,16 @@ REST_FRAMEWORK: dict[str, Any] = {
     # (establishment/http/errors.py).
     "EXCEPTION_HANDLER": "establishment.http.api_errors.exception_handler",
     "TEST_REQUEST_DEFAULT_FORMAT": "json",
+    # Requests per user (per address without one); beyond, 429 `throttled` with Retry-After
+    # (establishment/http/throttles.py).
+    "DEFAULT_THROTTLE_CLASSES": [
+        "establishment.http.throttles.UserThrottle",
+        "establishment.http.throttles.AnonymousThrottle",
+    ],
+    "DEFAULT_THROTTLE_RATES": {
+        "user": env_str("API_RATE_PER_USER", "1200/min"),
+        "anon": env_str("API_RATE_ANONYMOUS", "60/min"),
+    },
 }
 SPECTACULAR_SETTINGS: dict[str, Any] = {
     "TITLE": "Casino back office API",

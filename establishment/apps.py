@@ -7,3 +7,7 @@ from django.utils.translation import gettext_lazy as _
 class EstablishmentConfig(AppConfig):
     name = "establishment"
     verbose_name = _("Establishment")
+
+    def ready(self) -> None:
+        # The lockout's audit row is written by a receiver of django-axes' signal.
+        from establishment import lockout  # noqa: F401

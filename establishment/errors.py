@@ -33,6 +33,7 @@ class ErrorCode(StrEnum):
     CLOSE_BLOCKED = "close_blocked"
     STOCK_UNAVAILABLE = "stock_unavailable"
     CONFIRMATION_FAILED = "confirmation_failed"
+    LOCKED_OUT = "locked_out"  # too many failed logins (establishment/lockout.py)
     # The door (players, the exclusion list)
     PLAYER_REFUSED = "player_refused"
     INVALID_INPUT = "invalid_input"

@@ -8,6 +8,7 @@ from typing import Any, ClassVar
 
 from django.contrib.auth.models import User
 from django.shortcuts import get_object_or_404
+from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers, status
 from rest_framework.request import Request
 from rest_framework.response import Response
@@ -17,6 +18,7 @@ from establishment.http.fields import client_of
 from establishment.http.permissions import as_user
 from establishment.http.schema import post_schema
 from establishment.http.serializers import allowed_body, validated
+from establishment.lockout import locked_until, staff_unlock
 from establishment.roles import Role
 from establishment.staff import role_required
 from establishment.staffing import (
@@ -32,14 +34,30 @@ from establishment.staffing import (
 class StaffMemberOutputSerializer(serializers.ModelSerializer[User]):
     name = serializers.CharField(source="get_full_name")
     roles = serializers.SerializerMethodField()
+    locked_until = serializers.SerializerMethodField(
+        help_text="When the lockout for failed logins ends; null when not locked out."
+    )
 
     class Meta:
         model = User
-        fields = ["username", "name", "first_name", "last_name", "roles", "is_active"]
+        fields = [
+            "username",
+            "name",
+            "first_name",
+            "last_name",
+            "roles",
+            "is_active",
+            "locked_until",
+        ]
 
     def get_roles(self, user: User) -> list[str]:
         held = {group.name for group in user.groups.all()}
         return [role for role in Role.values if role in held]
+
+    @extend_schema_field(serializers.DateTimeField(allow_null=True))
+    def get_locked_until(self, user: User) -> str | None:
+        until = locked_until(user.get_username())
+        return serializers.DateTimeField().to_representation(until) if until else None
 
 
 class RolesField(serializers.ListField):
@@ -149,3 +167,14 @@ class StaffPasswordResetApi(_MemberChangeApi):
 
     def change(self, member: User, given: dict[str, Any], *, by: User, client: str) -> None:
         staff_password_reset(staff=member, password=given["password"], reset_by=by, client=client)
+
+
+@_member_change
+class StaffUnlockApi(_MemberChangeApi):
+    """Lift the lockout of a member of staff after too many failed logins (managers); one who
+    is not locked out: 409."""
+
+    action = "unlock an account"
+
+    def change(self, member: User, given: dict[str, Any], *, by: User, client: str) -> None:
+        staff_unlock(staff=member, unlocked_by=by, client=client)

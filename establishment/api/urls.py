@@ -20,6 +20,7 @@ from establishment.api.staffing import (
     StaffPasswordResetApi,
     StaffReactivateApi,
     StaffRolesSetApi,
+    StaffUnlockApi,
 )
 from establishment.api.views import (
     AuthTokenCreateApi,
@@ -50,6 +51,7 @@ urlpatterns: list[URLPattern | URLResolver] = [
     path(f"{_member}deactivate/", StaffDeactivateApi.as_view(), name="staff-deactivate"),
     path(f"{_member}reactivate/", StaffReactivateApi.as_view(), name="staff-reactivate"),
     path(f"{_member}password-reset/", StaffPasswordResetApi.as_view(), name="staff-password-reset"),
+    path(f"{_member}unlock/", StaffUnlockApi.as_view(), name="staff-unlock"),
     # players and the door
     path("players/", PlayerListApi.as_view(), name="player-list"),
     path("players/create/", PlayerCreateApi.as_view(), name="player-create"),

@@ -41,6 +41,7 @@ from establishment.http.console import (
     staff_of,
     write_answer,
 )
+from establishment.lockout import locked_until, staff_unlock
 from establishment.roles import Role
 from establishment.staff import has_role
 from establishment.staffing import (
@@ -147,6 +148,7 @@ def _list_context(**extra: Any) -> dict[str, Any]:
 def _member_context(member: User, **extra: Any) -> dict[str, Any]:
     return {
         "member": member,
+        "locked_until": locked_until(member.get_username()),
         "roles": _roles_of(member),
         "role_choices": Role.choices,
         "problem": None,
@@ -306,6 +308,18 @@ def access_set(request: ConsoleRequest, username: str, active: bool) -> HttpResp
         return _("%(username)s is deactivated and logged out everywhere.") % {"username": username}
 
     return _member_write(request, username, "active", write)
+
+
+@require_POST
+@console_view
+def unlock(request: ConsoleRequest, username: str) -> HttpResponse:
+    """Lift the lockout of an account after too many failed logins (establishment/lockout.py)."""
+
+    def write(member: User, data: dict[str, Any]) -> str:
+        staff_unlock(staff=member, unlocked_by=staff_of(request), client=client_of(request))
+        return _("%(username)s can try to log in again.") % {"username": username}
+
+    return _member_write(request, username, "unlock", write)
 
 
 @sensitive_post_parameters("password")

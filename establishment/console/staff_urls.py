@@ -19,4 +19,5 @@ urlpatterns: list[URLPattern | URLResolver] = [
     path(f"{_member}deactivate/", staff.access_set, {"active": False}, name="deactivate"),
     path(f"{_member}reactivate/", staff.access_set, {"active": True}, name="reactivate"),
     path(f"{_member}password/", staff.password_reset, name="password-reset"),
+    path(f"{_member}unlock/", staff.unlock, name="unlock"),
 ]

@@ -4,8 +4,9 @@ the schema of a write declared on its view (`post_schema`).
 Every operation can answer an error in the one shape `{"code", "message", "extra"}`
 (establishment/http/api_errors.py); `error_responses_add` documents it once for all operations
 instead of repeating it on every view: 400 (request shape), 401 (no or bad credentials), 403 (role
-or table), 404 (unknown or not visible) everywhere; 409 (stale sequence number, conflict,
-idempotency key reused) and 422 (refused by the rules or a service) on writes.
+or table), 404 (unknown or not visible), 429 (throttled, locked out) everywhere; 409 (stale
+sequence number, conflict, idempotency key reused) and 422 (refused by the rules or a service) on
+writes.
 """
 
 from __future__ import annotations
@@ -49,6 +50,10 @@ _ALWAYS = {
     "401": "No credentials, or bad ones (`not_authenticated`, `authentication_failed`).",
     "403": "Your role or your table does not allow this (`permission_denied`).",
     "404": "Not found, or not visible to you (`not_found`).",
+    "429": (
+        "Too many requests from this account or address (`throttled`), or, at the token "
+        "endpoint, too many failed logins (`locked_out`); `Retry-After` says when to try again."
+    ),
 }
 _WRITES = {
     "409": (
