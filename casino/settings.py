@@ -244,6 +244,8 @@ AXES_RESET_COOL_OFF_ON_FAILURE_DURING_LOCKOUT = False
 AXES_LOCKOUT_CALLABLE = "establishment.lockout.lockout_response"
 AXES_CLIENT_IP_CALLABLE = "establishment.lockout.client_address"
 AXES_VERBOSE = False
+# The access review flags an active account nobody has used for this many days.
+ACCESS_REVIEW_UNUSED_DAYS = env_int("ACCESS_REVIEW_UNUSED_DAYS", 90)
 # How many proxies stand before the application and add to X-Forwarded-For (nginx: 1).
 LOGIN_TRUSTED_PROXIES = env_int("DJANGO_TRUSTED_PROXIES", 0)
 

@@ -8,12 +8,13 @@ from typing import Any, ClassVar
 
 from django.contrib.auth.models import User
 from django.shortcuts import get_object_or_404
-from drf_spectacular.utils import extend_schema_field
+from drf_spectacular.utils import extend_schema, extend_schema_field
 from rest_framework import serializers, status
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from establishment.access_review import access_review
 from establishment.http.fields import client_of
 from establishment.http.permissions import as_user
 from establishment.http.schema import post_schema
@@ -29,6 +30,8 @@ from establishment.staffing import (
     staff_reactivate,
     staff_roles_set,
 )
+
+REVIEWERS = frozenset({Role.MANAGER, Role.AUDITOR})
 
 
 class StaffMemberOutputSerializer(serializers.ModelSerializer[User]):
@@ -178,3 +181,25 @@ class StaffUnlockApi(_MemberChangeApi):
 
     def change(self, member: User, given: dict[str, Any], *, by: User, client: str) -> None:
         staff_unlock(staff=member, unlocked_by=by, client=client)
+
+
+class AccessReviewApi(APIView):
+    """The access review (managers, auditors): every account, its roles, whether it may log
+    in, its last login, its lockout, and whether it is active but unused for
+    `ACCESS_REVIEW_UNUSED_DAYS` (90) days; the unused first (the screen's CSV holds the
+    same)."""
+
+    class OutputSerializer(serializers.Serializer[Any]):
+        username = serializers.CharField()
+        name = serializers.CharField()
+        roles = serializers.ListField(child=serializers.ChoiceField(choices=Role.choices))
+        is_active = serializers.BooleanField()
+        last_login = serializers.DateTimeField(allow_null=True)
+        date_joined = serializers.DateTimeField()
+        locked_until = serializers.DateTimeField(allow_null=True)
+        unused = serializers.BooleanField()
+
+    @extend_schema(responses={200: OutputSerializer(many=True)}, tags=["establishment"])
+    def get(self, request: Request) -> Response:
+        role_required(request.user, REVIEWERS, "review the access")
+        return Response(self.OutputSerializer(access_review(), many=True).data)

@@ -15,6 +15,7 @@ from establishment.api.exclusions import (
 from establishment.api.house import HouseApi, HouseChangeApi
 from establishment.api.players import PlayerRecordApi, PlayerRegisterApi, PlayerSearchApi
 from establishment.api.staffing import (
+    AccessReviewApi,
     StaffCreateApi,
     StaffDeactivateApi,
     StaffPasswordResetApi,
@@ -47,6 +48,7 @@ urlpatterns: list[URLPattern | URLResolver] = [
     # staff
     path("staff/", StaffListApi.as_view(), name="staff-list"),
     path("staff/create/", StaffCreateApi.as_view(), name="staff-create"),
+    path("staff/access-review/", AccessReviewApi.as_view(), name="staff-access-review"),
     path(f"{_member}roles/", StaffRolesSetApi.as_view(), name="staff-roles-set"),
     path(f"{_member}deactivate/", StaffDeactivateApi.as_view(), name="staff-deactivate"),
     path(f"{_member}reactivate/", StaffReactivateApi.as_view(), name="staff-reactivate"),

@@ -27,10 +27,12 @@ from django.core.exceptions import ValidationError
 from django.http import Http404, HttpResponse, HttpResponseRedirect
 from django.shortcuts import render
 from django.urls import reverse
+from django.utils import timezone
 from django.utils.translation import gettext as _, gettext_lazy
 from django.views.decorators.debug import sensitive_post_parameters
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
+from establishment.access_review import access_review, access_review_csv, unused_days
 from establishment.errors import DomainError, PermissionDeniedError
 from establishment.http.console import (
     Problem,
@@ -43,7 +45,7 @@ from establishment.http.console import (
 )
 from establishment.lockout import locked_until, staff_unlock
 from establishment.roles import Role
-from establishment.staff import has_role
+from establishment.staff import has_role, roles_of
 from establishment.staffing import (
     password_change,
     staff_create,
@@ -188,6 +190,43 @@ def staff_list(request: ConsoleRequest) -> HttpResponse:
     """Every account: username, name, roles, active or not."""
     _manager_check(request)
     return page_or_part(request, LIST, "staff", _list_context())
+
+
+ACCESS_REVIEW = "staff/access_review.html"
+ACCESS_REVIEWERS = frozenset({Role.MANAGER, Role.AUDITOR})
+
+
+def _reviewer_check(request: ConsoleRequest) -> None:
+    if not roles_of(request.user) & ACCESS_REVIEWERS:
+        raise PermissionDeniedError(_("Only a manager or an auditor may review the access."))
+
+
+@require_GET
+@console_view
+def access_review_page(request: ConsoleRequest) -> HttpResponse:
+    """Who holds which role, may log in, last did, is locked out; the accounts unused for 90
+    days first (establishment/access_review.py)."""
+    _reviewer_check(request)
+    rows = access_review()
+    context = {
+        "rows": rows,
+        "days": unused_days(),
+        "unused": sum(1 for r in rows if r.unused),
+        "active": sum(1 for r in rows if r.is_active),
+    }
+    return render(request, ACCESS_REVIEW, context)
+
+
+@require_GET
+@console_view
+def access_review_download(request: ConsoleRequest) -> HttpResponse:
+    _reviewer_check(request)
+    answer = HttpResponse(
+        access_review_csv(access_review()), content_type="text/csv; charset=utf-8"
+    )
+    day = timezone.localdate().isoformat()
+    answer["Content-Disposition"] = f'attachment; filename="access-review-{day}.csv"'
+    return answer
 
 
 @sensitive_post_parameters("password", "password_again")

@@ -72,6 +72,7 @@ LINKS: tuple[Link, ...] = (
     Link("staff", "staff:list", _("Staff"), frozenset({Role.MANAGER})),
     Link("tables", "console:tables-manage", _("Tables"), frozenset({Role.MANAGER})),
     Link("house", "house:index", _("House"), frozenset({Role.MANAGER})),
+    Link("access", "staff:access-review", _("Access review"), frozenset({Role.AUDITOR})),
 )
 # Everyone's, beside the language switch and logging out (drawn by base.html itself).
 PASSWORD_LINK = Link("password", "staff:password", _("Change my password"), frozenset())

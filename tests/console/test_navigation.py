@@ -29,7 +29,7 @@ EXPECTED: dict[Role, list[str]] = {
     Role.INSPECTOR: ["floor", "voids", "players", "duty", "stock"],
     Role.RECEPTION: ["players", "exclusions"],
     Role.MANAGER: ["floor", "stock", "reports", "registers", "staff", "tables", "house"],
-    Role.AUDITOR: ["reports", "registers", "audit"],
+    Role.AUDITOR: ["reports", "registers", "audit", "access"],
     Role.CHANGEUR: [],
 }
 # A page every member of staff may open, drawn with base.html.
@@ -104,6 +104,7 @@ def test_a_screen_whose_url_does_not_resolve_is_left_out(settings: Any) -> None:
         "staff",
         "tables",
         "house",
+        "access",
     ]
 
 
