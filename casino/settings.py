@@ -111,6 +111,7 @@ INSTALLED_APPS = [
     "drf_spectacular",
     "drf_spectacular_sidecar",  # Swagger UI and Redoc served by the project, no CDN
     "axes",  # failed logins counted and locked out (establishment/lockout.py)
+    "csp",  # the Content-Security-Policy header (docs/security.md)
     # The floors, from the ground up (docs/architecture.md).
     "establishment",
     "ledger",
@@ -120,6 +121,7 @@ INSTALLED_APPS = [
 
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
+    "csp.middleware.CSPMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     # Answers compressed for a browser that accepts it (every one does): a table screen's
     # answer is 0.5-1.2 KB on the wire instead of 1-7.5 KB. Django's own, with its BREACH
@@ -132,6 +134,8 @@ MIDDLEWARE = [
     "django_htmx.middleware.HtmxMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "tables.console.middleware.UserLanguageMiddleware",
+    # A session idle for SESSION_IDLE_MINUTES is logged out (establishment/http/idle.py).
+    "establishment.http.idle.IdleSessionMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     # Last: a login refused for a lockout gets the lockout's answer (establishment/lockout.py).
@@ -303,6 +307,8 @@ SECURE_SSL_REDIRECT = env_bool("DJANGO_SECURE_SSL_REDIRECT", not DEBUG)
 SESSION_COOKIE_SECURE = env_bool("DJANGO_SECURE_COOKIES", not DEBUG)
 CSRF_COOKIE_SECURE = SESSION_COOKIE_SECURE
 SESSION_COOKIE_HTTPONLY = True
+# A console left alone this long is logged out (0: never); the screens' polls do not count.
+SESSION_IDLE_MINUTES = env_int("SESSION_IDLE_MINUTES", 30)
 SECURE_HSTS_SECONDS = env_int("DJANGO_SECURE_HSTS_SECONDS", 0 if DEBUG else 31_536_000)
 SECURE_HSTS_INCLUDE_SUBDOMAINS = env_bool("DJANGO_SECURE_HSTS_INCLUDE_SUBDOMAINS", not DEBUG)
 # Preload asks browsers to hard-code HTTPS for the domain and its subdomains; turn it off for a
@@ -311,6 +317,25 @@ SECURE_HSTS_PRELOAD = env_bool("DJANGO_SECURE_HSTS_PRELOAD", not DEBUG)
 SECURE_CONTENT_TYPE_NOSNIFF = True
 SECURE_REFERRER_POLICY = "same-origin"
 X_FRAME_OPTIONS = "DENY"
+SECURE_CROSS_ORIGIN_OPENER_POLICY = "same-origin"
+# The Content-Security-Policy (django-csp, docs/security.md): scripts, styles, images and
+# requests from this site only; no inline script, no eval (the console's htmx is configured
+# without it, templates/base.html), no frames, forms posted here only. The API's readers add
+# what their bundles need (establishment/http/urls.py).
+CONTENT_SECURITY_POLICY: dict[str, Any] = {
+    "DIRECTIVES": {
+        "default-src": ["'self'"],
+        "script-src": ["'self'"],
+        "style-src": ["'self'"],
+        "img-src": ["'self'", "data:"],
+        "font-src": ["'self'"],
+        "connect-src": ["'self'"],
+        "object-src": ["'none'"],
+        "base-uri": ["'self'"],
+        "form-action": ["'self'"],
+        "frame-ancestors": ["'none'"],
+    }
+}
 SILENCED_SYSTEM_CHECKS = env_list("DJANGO_SILENCED_SYSTEM_CHECKS")
 
 # --- REST API ---------------------------------------------------------------------------------

@@ -173,6 +173,29 @@
     event.detail.fragment.replaceChildren(template.content);
   });
 
+  // Polls (hx-trigger="every …" with data-poll) say they are polls (X-Poll), so that they do
+  // not count as the person's activity (an idle session ends: docs/security.md); a poll waits
+  // while the page is hidden (data-poll="visible") or while a control inside it has the focus
+  // (data-poll="unfocused"), and a <details data-when="open"> asks only while open. Said here
+  // rather than as htmx trigger filters, which htmx runs as code: the Content-Security-Policy
+  // allows no eval.
+  document.addEventListener("htmx:configRequest", function (event) {
+    if (event.detail.elt.dataset && event.detail.elt.dataset.poll !== undefined) {
+      event.detail.headers["X-Poll"] = "1";
+    }
+  });
+  document.addEventListener("htmx:beforeRequest", function (event) {
+    var elt = event.detail.elt;
+    if (!elt.dataset) return;
+    var poll = elt.dataset.poll;
+    var focused = document.activeElement && document.activeElement !== document.body &&
+      elt.contains(document.activeElement);
+    if ((poll === "visible" && document.hidden) || (poll === "unfocused" && focused) ||
+        (elt.dataset.when === "open" && !elt.open)) {
+      event.preventDefault();
+    }
+  });
+
   // The second tap of a double tap lands where the first did, on the controls just drawn
   // there: it would be a new action. A tap at the same spot right after a redraw is dropped
   // (the server books a repeated request once anyway, by its idempotency key; keys and

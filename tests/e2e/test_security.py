@@ -56,3 +56,55 @@ def test_a_locked_account_is_refused_then_unlocked_by_a_manager(
     assert "accounts" in manager.get_by_test_id("access-summary").inner_text()
     assert manager.locator(f'tr[data-staff="{LOCKED}"]').count() == 1
     screenshot(manager, "access-review")
+
+
+def _violations(page: Any) -> list[str]:
+    found: list[str] = []
+    page.on(
+        "console",
+        lambda message: (
+            found.append(message.text)
+            if "Content Security Policy" in message.text
+            or "Content-Security-Policy" in message.text
+            else None
+        ),
+    )
+    return found
+
+
+def test_every_screen_keeps_to_the_content_security_policy(new_page: Any, server: str) -> None:
+    """No inline script, no eval, no inline style on the product's screens; the API's readers
+    have their own allowance (docs/security.md)."""
+    manager = new_page("manager")
+    seen = _violations(manager)
+    for path in (
+        "/console/floor/",
+        "/staff/",
+        "/staff/access-review/",
+        "/house/",
+        "/registers/",
+        "/reports/",
+        "/admin/",
+        "/admin/auth/user/",
+        "/api/docs/",
+        "/api/redoc/",
+    ):
+        answer = manager.goto(path)
+        assert answer.status == 200, path
+        assert "script-src 'self'" in answer.headers["content-security-policy"], path
+        manager.wait_for_timeout(1500 if path == "/api/redoc/" else 300)
+    # Redoc (the last page) asks Google for its web fonts and its vendor's site for a logo:
+    # refused, as any request off the site (it draws with the system's fonts).
+    offsite = [text for text in seen if "'https://" in text and server not in text]
+    assert seen[: len(seen) - len(offsite)] == [] and seen[len(seen) - len(offsite) :] == offsite
+    croupier = new_page("croupier1")
+    seen = _violations(croupier)
+    croupier.goto("/")
+    croupier.get_by_role("link", name="Table 1", exact=False).first.click()
+    croupier.locator("#desk").wait_for()
+    # The table's poll runs without eval, and says it is a poll (it keeps no session alive).
+    with croupier.expect_request(lambda request: "/seq/?" in request.url, timeout=6000) as poll:
+        pass
+    assert poll.value.headers.get("x-poll") == "1"
+    assert seen == []
+    assert all("blocked" in text for text in offsite)

@@ -51,7 +51,9 @@ def house() -> dict[str, User]:
     }
 
 
-def test_the_review_flags_active_accounts_unused_for_ninety_days_first(house):
+def test_the_review_flags_active_accounts_unused_for_ninety_days_first(
+    house: dict[str, User],
+) -> None:
     rows = access_review()
 
     assert [r.username for r in rows[:2]] == ["never", "sleeper"]
@@ -62,7 +64,7 @@ def test_the_review_flags_active_accounts_unused_for_ninety_days_first(house):
     assert by_name["gone"].unused is False and rows[-1].username == "gone"  # inactive, last
 
 
-def test_the_screen_and_its_csv(house):
+def test_the_screen_and_its_csv(house: dict[str, User]) -> None:
     client = Client()
     client.force_login(house["boss"])
 
@@ -80,7 +82,7 @@ def test_the_screen_and_its_csv(house):
     assert table[1][-1] == "yes" and table[1][4] == ""  # never logged in
 
 
-def test_the_auditor_reads_it_and_others_do_not(house):
+def test_the_auditor_reads_it_and_others_do_not(house: dict[str, User]) -> None:
     auditor = Client()
     auditor.force_login(house["auditor"])
     assert auditor.get("/staff/access-review/").status_code == 200
@@ -92,14 +94,14 @@ def test_the_auditor_reads_it_and_others_do_not(house):
     assert croupier.get("/staff/access-review.csv").status_code == 403
 
 
-def test_the_screen_speaks_french(house):
+def test_the_screen_speaks_french(house: dict[str, User]) -> None:
     client = Client(HTTP_ACCEPT_LANGUAGE="fr")
     client.force_login(house["boss"])
     text = client.get("/staff/access-review/").content.decode()
     assert "Revue des accès" in text and "inutilisés depuis 90 jours" in text
 
 
-def test_the_api(house):
+def test_the_api(house: dict[str, User]) -> None:
     api = APIClient()
     api.force_authenticate(house["auditor"])
 
