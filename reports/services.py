@@ -23,7 +23,9 @@ from celery import current_app
 from django.db import IntegrityError, OperationalError, transaction
 from django.db.models import F
 from django.utils import timezone
+from django.utils.translation import gettext as _
 
+from establishment.confirmation import identity_confirm
 from establishment.errors import DomainError, ErrorCode, InvalidStateError, PermissionDeniedError
 from establishment.models import GamingSession
 from establishment.roles import Role
@@ -412,14 +414,18 @@ def report_audit(
 
 
 @transaction.atomic(durable=True)
-def report_sign_off(*, report: SettlementReport, user: User, client: str = "") -> ReportSignOff:
-    """The manager signs the report off once every table's cagnotte is counted."""
+def report_sign_off(
+    *, report: SettlementReport, user: User, password: str, client: str = ""
+) -> ReportSignOff:
+    """The manager signs the report off once every table's cagnotte is counted, proving who he
+    is by re-entering his own password (docs/security.md)."""
     locked = manager_lock(
         report,
         user,
         refused="Only a manager may sign the report off.",
         signed="The report is already signed off.",
     )
+    identity_confirm(user, password, what=_("sign the report off"))
     counts = list(CountedCagnotte.objects.filter(report=locked).select_related("table"))
     missing = sorted(
         {t["table"] for t in report_content(locked)["cagnotte"]} - {c.table.number for c in counts}

@@ -1,4 +1,4 @@
-"""The settlement reports' API: read and download."""
+"""The settlement reports' API: read, download, sign off, re-run; the registers'."""
 
 from __future__ import annotations
 
@@ -28,6 +28,8 @@ urlpatterns: list[URLPattern | URLResolver] = [
     path("settlement-reports/", views.ReportListApi.as_view(), name="report-list"),
     path(_report, views.ReportDetailApi.as_view(), name="report-detail"),
     path(_file, views.ReportFileApi.as_view(), name="report-file"),
+    path(f"{_report}sign-off/", views.ReportSignOffApi.as_view(), name="report-sign-off"),
+    path(f"{_report}rerun/", views.ReconciliationRerunApi.as_view(), name="report-rerun"),
     path(f"{_report}counts/", registers.CountCreateApi.as_view(), name="count-create"),
     path("registers/", registers.RegisterListApi.as_view(), name="register-list"),
     path(

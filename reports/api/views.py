@@ -1,8 +1,9 @@
-"""Settlement reports, read only: their status and content, and the files to download.
+"""Settlement reports: their status and content, the files to download, the manager's sign-off
+(with his password) and the auditor's re-run of the reconciliation, as on the settlement
+screens (the counts: reports/api/registers.py).
 
 The report of a gaming session is built by a worker once the session is closed
-(`reports.tasks.settle_session`); the counted cagnotte, the sign-off and re-running the
-reconciliation are done on the settlement screens. Managers and auditors, as on those screens.
+(`reports.tasks.settle_session`). Managers and auditors read, as on those screens.
 """
 
 from __future__ import annotations
@@ -24,11 +25,15 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from establishment.errors import NotFoundError
+from establishment.http.fields import client_of
 from establishment.http.pagination import ListApi, ListFilter, list_api
-from establishment.http.permissions import READ_REPORTS
+from establishment.http.permissions import READ_REPORTS, as_user
+from establishment.http.schema import post_schema
+from establishment.http.serializers import validated
 from establishment.staff import role_required
-from reports.models import ReportFile, ReportStatus, SettlementReport
+from reports.models import ReconciliationRun, ReportFile, ReportStatus, SettlementReport
 from reports.selectors import settlement_report_get, settlement_report_list
+from reports.services import reconciliation_rerun, report_sign_off
 
 # A stored file's name (`settlement.pdf`, `players.csv`, …: the report lists them).
 FILE_NAME_PATTERN = r"[A-Za-z0-9][A-Za-z0-9._-]{0,63}"
@@ -165,3 +170,57 @@ class ReportFileApi(APIView):
         response["Content-Disposition"] = f'attachment; filename="settlement-{stamp}-{name}"'
         response["X-Content-SHA256"] = stored.sha256
         return response
+
+
+# -- what the manager and the auditor do to a report ------------------------------------------
+
+
+@post_schema(responses=ReportDetailApi.OutputSerializer, tags=["settlement reports"])
+class ReportSignOffApi(APIView):
+    """The manager signs the report off, as on the settlement screen, once every table's
+    cagnotte is counted (409 otherwise), proving who he is with his own password (403
+    `confirmation_failed` when it is wrong). The answer is the report with its sign-off."""
+
+    class InputSerializer(serializers.Serializer[Any]):
+        password = serializers.CharField(
+            max_length=128,
+            write_only=True,
+            trim_whitespace=False,
+            help_text="The manager's own password.",
+        )
+
+    def post(self, request: Request, report_id: UUID) -> Response:
+        report = _report(request, report_id)
+        given = validated(self.InputSerializer, request)
+        report_sign_off(
+            report=report,
+            user=as_user(request.user),
+            password=given["password"],
+            client=client_of(request),
+        )
+        fresh = settlement_report_list().select_related("sign_off__signed_by").get(pk=report.pk)
+        return Response(ReportDetailApi.OutputSerializer(fresh).data)
+
+
+class ReconciliationRunSerializer(serializers.ModelSerializer[ReconciliationRun]):
+    class Meta:
+        model = ReconciliationRun
+        fields = ["run_at", "agrees", "same_content", "sha256", "differences"]
+
+
+@post_schema(
+    responses={201: ReconciliationRunSerializer},
+    tags=["settlement reports"],
+)
+class ReconciliationRerunApi(APIView):
+    """An auditor or a manager rebuilds the report from the books as they are now, as on the
+    settlement screen: whether the books still agree and the content still has its SHA-256,
+    and the differences found."""
+
+    def post(self, request: Request, report_id: UUID) -> Response:
+        run = reconciliation_rerun(
+            report=_report(request, report_id),
+            user=as_user(request.user),
+            client=client_of(request),
+        )
+        return Response(ReconciliationRunSerializer(run).data, status=201)

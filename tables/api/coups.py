@@ -223,7 +223,8 @@ class VoidRequestDetailApi(APIView):
 
 @post_schema(responses=VoidRequestOutputSerializer, tags=["coups"])
 class VoidDecideApi(APIView):
-    """Approve or refuse a void request: an inspector who did not ask for it (a second person).
+    """Approve or refuse a void request: an inspector who did not ask for it (a second person),
+    who gives his own password (403 `confirmation_failed` when it is wrong).
 
     Approval sets the coup's actions (and anything recorded after them) aside and posts a
     reversal of every ledger transaction they booked; the coup can then be recorded again.
@@ -232,6 +233,12 @@ class VoidDecideApi(APIView):
 
     class InputSerializer(serializers.Serializer[Any]):
         approve = serializers.BooleanField()
+        password = serializers.CharField(
+            max_length=128,
+            write_only=True,
+            trim_whitespace=False,
+            help_text="The inspector's own password: the second person proves who he is.",
+        )
         note = serializers.CharField(max_length=2000, required=False, allow_blank=True, default="")
 
     def post(self, request: Request, void_request_id: UUID) -> Response:
@@ -241,6 +248,7 @@ class VoidDecideApi(APIView):
             request=found,
             user=as_user(request.user),
             approve=given["approve"],
+            password=given["password"],
             note=given["note"],
             client=client_of(request),
         )

@@ -101,6 +101,7 @@ def void_answer(request: ConsoleRequest, void: UUID) -> HttpResponse:
                 request=found,
                 user=staff_of(request),
                 approve=form.cleaned_data["approve"],
+                password=form.cleaned_data["password"],
                 note=form.cleaned_data["note"],
                 client=client_of(request),
             )

@@ -262,6 +262,8 @@ class VoidDecisionForm(forms.Form):
         choices=[("yes", _("Approve")), ("no", _("Refuse"))], coerce=lambda v: v == "yes"
     )
     note = forms.CharField(max_length=500, required=False)
+    # The inspector's own password: the second person proves who he is (docs/security.md).
+    password = forms.CharField(max_length=128, required=False, strip=False)
 
 
 class TableOpenForm(forms.Form):

@@ -16,7 +16,9 @@ from typing import TYPE_CHECKING, Any
 from django.db import transaction
 from django.db.models import OuterRef
 from django.utils import timezone
+from django.utils.translation import gettext as _
 
+from establishment.confirmation import identity_confirm
 from establishment.errors import DomainError, ErrorCode, NotFoundError, PermissionDeniedError
 from establishment.roles import Role
 from establishment.services import audit
@@ -196,9 +198,17 @@ def _last_live_coup(table_session: TableSession) -> Coup | None:
 
 @transaction.atomic(durable=True)
 def void_decide(
-    *, request: VoidRequest, user: User, approve: bool, note: str = "", client: str = ""
+    *,
+    request: VoidRequest,
+    user: User,
+    approve: bool,
+    password: str,
+    note: str = "",
+    client: str = "",
 ) -> VoidDecision:
-    """Approve or refuse a void request. Approval reverses the coup's transactions."""
+    """Approve or refuse a void request: a second person, an inspector, who proves who he is
+    by re-entering his own password (docs/security.md). Approval reverses the coup's
+    transactions."""
     if not has_role(user, Role.INSPECTOR):
         raise PermissionDeniedError("Only a table inspector may approve or refuse a void.")
     coup = Coup.objects.get(pk=request.coup_id)
@@ -210,6 +220,7 @@ def void_decide(
             "A second person must decide: the inspector who approves cannot be the one who asked.",
             code=ErrorCode.SECOND_PERSON_REQUIRED,
         )
+    identity_confirm(user, password, what=_("decide a void"))
     now = timezone.now()
     if not approve:
         decision = VoidDecision.objects.create(

@@ -463,7 +463,9 @@ def test_the_inspector_who_asked_for_a_void_cannot_approve_it(
     ).json()
 
     answer = inspector.post(
-        f"/api/void-requests/{asked['public_id']}/decide/", {"approve": True}, format="json"
+        f"/api/void-requests/{asked['public_id']}/decide/",
+        {"approve": True, "password": "password"},
+        format="json",
     )
 
     assert answer.status_code == 409

@@ -348,10 +348,16 @@ def test_a_settled_coup_is_voided_by_a_second_person(
     asked = croupier.post(f"{coup_url}void-request/", {"reason": "wrong cards"}, format="json")
     assert asked.status_code == 201 and asked.json()["decision"] is None
     decide_url = f"/api/void-requests/{asked.json()['public_id']}/decide/"
-    is_error(croupier.post(decide_url, {"approve": True}, format="json"), 403, "permission_denied")
+    approve = {"approve": True, "password": "password"}
+    is_error(croupier.post(decide_url, approve, format="json"), 403, "permission_denied")
 
     inspector = client_for(staff(Role.INSPECTOR))
-    decided = inspector.post(decide_url, {"approve": True, "note": "seen"}, format="json")
+    # The second person proves who he is: without his own password nothing is decided.
+    is_error(inspector.post(decide_url, {"approve": True}, format="json"), 400, "invalid")
+    wrong = {"approve": True, "password": "not-his"}
+    is_error(inspector.post(decide_url, wrong, format="json"), 403, "confirmation_failed")
+    assert croupier.get(coup_url).json()["is_voided"] is False
+    decided = inspector.post(decide_url, {**approve, "note": "seen"}, format="json")
 
     assert decided.status_code == 200
     assert decided.json()["decision"]["approved"] is True

@@ -52,7 +52,7 @@ def ask_void(client: Client, floor: Floor, page: str, reason: str) -> Any:
 def approve_void(client: Client, void: Any) -> Any:
     return client.post(
         reverse("console:void-decide", kwargs={"void": void.public_id}),
-        {"approve": "yes"},
+        {"approve": "yes", "password": "password"},
         headers=HX,
     )
 

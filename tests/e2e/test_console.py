@@ -234,6 +234,8 @@ def test_a_void_asked_by_the_croupier_and_approved_by_an_inspector(new_page: Any
     inspector = new_page("inspector")
     inspector.wait_for_url(re.compile("/console/floor/"))
     waiting = inspector.get_by_test_id("pending-void").filter(has_text="The third card was a 4")
+    # The second person proves who he is: his own password, then the approval.
+    waiting.get_by_label("Your password").fill("inspector-demo")
     with inspector.expect_response(lambda r: "/voids/" in r.url) as decided:
         waiting.get_by_role("button", name="Approve the void").click()
     assert decided.value.status == 200

@@ -12,11 +12,12 @@ from django.test import Client
 from django.urls import reverse
 from django.utils import timezone
 
+from establishment.confirmation import ConfirmationError
 from establishment.errors import DomainError, ErrorCode, PermissionDeniedError
 from establishment.roles import Role
 from reports.counting import cagnotte_count_record
 from reports.counts import cagnotte_compare
-from reports.models import CountedCagnotte, ReportStatus, SettlementReport
+from reports.models import CountedCagnotte, ReportSignOff, ReportStatus, SettlementReport
 from reports.selectors import unsettled_session_list
 from reports.services import (
     reconciliation_rerun,
@@ -141,16 +142,19 @@ def test_sign_off_needs_every_count_and_signs_the_digest(
     witness = UserFactory.create(roles=[Role.INSPECTOR])
     content = json.loads(report.content)
     with pytest.raises(DomainError):
-        report_sign_off(report=report, user=night.manager)
+        report_sign_off(password="password", report=report, user=night.manager)
     for row in content["cagnotte"]:
         _count(
             report, Table.objects.get(number=row["table"]), row["expected"], night.manager, witness
         )
-    signed = report_sign_off(report=report, user=night.manager)
+    with pytest.raises(ConfirmationError):  # his own password, or nothing is signed
+        report_sign_off(password="not-his", report=report, user=night.manager)
+    assert not ReportSignOff.objects.exists()
+    signed = report_sign_off(password="password", report=report, user=night.manager)
     assert signed.report_sha256 == report.sha256
     assert len(signed.signed_sha256) == 64
     with pytest.raises(DomainError):
-        report_sign_off(report=report, user=night.manager)
+        report_sign_off(password="password", report=report, user=night.manager)
 
 
 def test_the_auditor_reruns_the_reconciliation(settled: tuple[Night, SettlementReport]) -> None:

@@ -139,18 +139,30 @@ def _attempt(room: Room, user: User, target: str, action: str) -> None:
         )
     elif action == "void_request":
         pending = room.requests[target]
-        void_decide(request=pending, user=room.floor.inspector, approve=False)
+        void_decide(password="password", request=pending, user=room.floor.inspector, approve=False)
         void_request(coup=pending.coup, user=user, reason="the player disputes")
     elif action == "void_approve":
-        void_decide(request=room.requests[target], user=user, approve=True, note="ok")
+        void_decide(
+            password="password", request=room.requests[target], user=user, approve=True, note="ok"
+        )
     elif action == "table_close":
         # A table does not close over a void waiting for a decision: it is decided first.
-        void_decide(request=room.requests[target], user=room.floor.inspector, approve=False)
+        void_decide(
+            password="password",
+            request=room.requests[target],
+            user=room.floor.inspector,
+            approve=False,
+        )
         table_session_close(table_session=table, user=user)
     else:
         # The night does not close over an open table: the inspector closes both first.
         for name, open_table in room.tables.items():
-            void_decide(request=room.requests[name], user=room.floor.inspector, approve=False)
+            void_decide(
+                password="password",
+                request=room.requests[name],
+                user=room.floor.inspector,
+                approve=False,
+            )
             table_session_close(table_session=open_table, user=room.floor.inspector)
         gaming_session_close(gaming_session=room.floor.gaming_session, user=user)
 

@@ -15,6 +15,7 @@ from typing import Any
 
 import pytest
 
+from establishment.confirmation import ConfirmationError
 from establishment.errors import DomainError, ErrorCode, PermissionDeniedError
 from establishment.models import AuditEntry
 from ledger.models import Transaction
@@ -180,7 +181,9 @@ def test_void_requested_by_the_croupier_approved_by_an_inspector(
     coup = Coup.objects.get(table_session=ts, number=1)
 
     request = void_request(coup=coup, user=floor.croupier, reason="wrong ponte card keyed")
-    decision = void_decide(request=request, user=floor.inspector, approve=True, note="seen")
+    decision = void_decide(
+        password="password", request=request, user=floor.inspector, approve=True, note="seen"
+    )
 
     assert decision.approved and decision.event is not None
     assert decision.event.kind == EventKind.VOID
@@ -223,12 +226,17 @@ def test_void_refused_when_the_approver_is_the_requester(croupier: Croupier, flo
     coup = Coup.objects.get(table_session=croupier.table_session, number=1)
     request = void_request(coup=coup, user=floor.inspector, reason="dispute")
     with pytest.raises(CorrectionError) as refused:
-        void_decide(request=request, user=floor.inspector, approve=True)
+        void_decide(password="password", request=request, user=floor.inspector, approve=True)
     assert refused.value.code == ErrorCode.SECOND_PERSON_REQUIRED
     with pytest.raises(PermissionDeniedError):
-        void_decide(request=request, user=floor.croupier, approve=True)
+        void_decide(password="password", request=request, user=floor.croupier, approve=True)
     assert not VoidDecision.objects.exists()
-    void_decide(request=request, user=floor.inspector2, approve=True)
+    # The second person proves who he is: a wrong or missing password decides nothing.
+    for wrong in ("not-his", ""):
+        with pytest.raises(ConfirmationError):
+            void_decide(password=wrong, request=request, user=floor.inspector2, approve=True)
+    assert not VoidDecision.objects.exists()
+    void_decide(password="password", request=request, user=floor.inspector2, approve=True)
     assert ledger_totals(croupier.table_session) == {}
 
 
@@ -240,7 +248,7 @@ def test_void_refused_for_a_coup_that_is_not_the_last(croupier: Croupier, floor:
     request = void_request(coup=first, user=floor.croupier, reason="late complaint")
     before = ledger_totals(croupier.table_session)
     with pytest.raises(CorrectionError) as refused:
-        void_decide(request=request, user=floor.inspector, approve=True)
+        void_decide(password="password", request=request, user=floor.inspector, approve=True)
     assert refused.value.code == ErrorCode.VOID_NOT_LAST
     assert ledger_totals(croupier.table_session) == before
     assert not Transaction.objects.filter(reverses__isnull=False).exists()
@@ -252,10 +260,12 @@ def test_void_refused_by_the_inspector_changes_nothing(croupier: Croupier, floor
     request = void_request(coup=coup, user=floor.croupier, reason="dispute")
     with pytest.raises(CorrectionError):  # one pending request per coup
         void_request(coup=coup, user=floor.inspector, reason="again")
-    decision = void_decide(request=request, user=floor.inspector, approve=False, note="no")
+    decision = void_decide(
+        password="password", request=request, user=floor.inspector, approve=False, note="no"
+    )
     assert not decision.approved and decision.event is None
     with pytest.raises(CorrectionError) as decided:
-        void_decide(request=request, user=floor.inspector2, approve=True)
+        void_decide(password="password", request=request, user=floor.inspector2, approve=True)
     assert decided.value.code == ErrorCode.VOID_DECIDED
     assert ledger_totals(croupier.table_session)["S3"] == -1000
     assert _audited(croupier.table_session)[-1] == "void_refused"
@@ -273,6 +283,7 @@ def test_a_voided_coup_cannot_be_voided_twice(croupier: Croupier, floor: Floor) 
     croupier.play(cf_banker_wins(1000))
     coup = Coup.objects.get(table_session=croupier.table_session, number=1)
     void_decide(
+        password="password",
         request=void_request(coup=coup, user=floor.croupier, reason="x"),
         user=floor.inspector,
         approve=True,
@@ -353,6 +364,7 @@ def test_what_followed_the_last_coup_stays_when_the_next_one_is_voided(
     first = TableEvent.objects.get(table_session=ts, seq=coup.first_seq)
     assert first.action["type"] == "announce_bank"  # not coup 1's bank decision, not the sit
     void_decide(
+        password="password",
         request=void_request(coup=coup, user=floor.croupier, reason="x"),
         user=floor.inspector,
         approve=True,
@@ -387,9 +399,9 @@ def test_the_screens_last_coups_say_what_the_coup_list_says_through_every_void_s
     second = Coup.objects.get(table_session=table_session, number=2)
     asked = void_request(coup=second, user=floor.croupier, reason="dispute")
     agree([(2, False, True), (1, False, False)])
-    void_decide(request=asked, user=floor.inspector, approve=False, note="no")
+    void_decide(password="password", request=asked, user=floor.inspector, approve=False, note="no")
     agree([(2, False, False), (1, False, False)])
     asked = void_request(coup=second, user=floor.croupier, reason="new evidence")
-    void_decide(request=asked, user=floor.inspector, approve=True, note="seen")
+    void_decide(password="password", request=asked, user=floor.inspector, approve=True, note="seen")
     agree([(2, True, False), (1, False, False)])
     assert [c.number for c in recent_coup_list(table_session=table_session, limit=1)] == [2]

@@ -288,7 +288,7 @@ def test_the_voids_to_decide_are_decided_on_their_own_page(floor: Floor, around:
     assert "misread" in page and 'name="from" value="voids"' in page
     decided = inspector.post(
         reverse("console:void-decide", args=[asked.public_id]),
-        {"approve": "no", "note": "the card was right", "from": "voids"},
+        {"approve": "no", "note": "the card was right", "from": "voids", "password": "password"},
         headers=HX,
     )
 

@@ -329,10 +329,10 @@ def test_the_screens_last_coups_are_the_orms_through_every_void_state(
     second = Coup.objects.get(table_session=table_session, number=2)
     asked = void_request(coup=second, user=floor.croupier, reason="dispute")
     assert _agree(table_session) == [(2, False, True), (1, False, False)]
-    void_decide(request=asked, user=floor.inspector, approve=False, note="no")
+    void_decide(password="password", request=asked, user=floor.inspector, approve=False, note="no")
     assert _agree(table_session) == [(2, False, False), (1, False, False)]
     asked = void_request(coup=second, user=floor.croupier, reason="new evidence")
-    void_decide(request=asked, user=floor.inspector, approve=True, note="seen")
+    void_decide(password="password", request=asked, user=floor.inspector, approve=True, note="seen")
     assert _agree(table_session) == [(2, True, False), (1, False, False)]
     croupier.play(cf_ponte_wins(1950))  # the coup recorded again
     assert _agree(table_session) == [(2, False, False), (2, True, False), (1, False, False)]

@@ -232,10 +232,14 @@ class Night(RuleBasedStateMachine):
         with self.around():
             request: VoidRequest = void_request(coup=coup, user=requester, reason="dispute")
             try:
-                void_decide(request=request, user=self.floor.inspector, approve=approve)
+                void_decide(
+                    password="password", request=request, user=self.floor.inspector, approve=approve
+                )
             except DomainError as error:
                 assert error.code == "void_not_last" and coup.pk != coups[0].pk
-                void_decide(request=request, user=self.floor.inspector, approve=False)
+                void_decide(
+                    password="password", request=request, user=self.floor.inspector, approve=False
+                )
 
     @precondition(lambda self: bool(self.open))
     @rule(data=st.data())

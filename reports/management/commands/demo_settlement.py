@@ -43,13 +43,19 @@ from tables.services.journal import last_seq_get
 DATA = Path(__file__).with_name("demo_settlement.json")
 
 
+def demo_password(username: str) -> str:
+    """The demo's password of a demo account (demo_data's, tables/management/commands)."""
+    return f"{username}-demo"
+
+
 def _user(username: str, role: Role) -> User:
-    """A demo staff member; demo_data sets the passwords of the ones it knows."""
+    """A demo staff member, with the demo's password when this command creates it (demo_data
+    sets the same)."""
     user, created = User.objects.get_or_create(
         username=username, defaults={"first_name": username.capitalize()}
     )
     if created:
-        user.set_unusable_password()
+        user.set_password(demo_password(username))
         user.save()
     user.groups.add(Group.objects.get(name=role))
     return user
@@ -181,7 +187,11 @@ class Command(DemoCommand):
                 coup=last, user=croupier, reason="The banker's second card was misread."
             )
             decision = void_decide(
-                request=request, user=inspector, approve=True, note="Seen on video."
+                request=request,
+                user=inspector,
+                approve=True,
+                password=demo_password("inspector"),
+                note="Seen on video.",
             )
             # The croupier records the coup again, as it was really played.
             assert decision.event is not None
