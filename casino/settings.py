@@ -429,12 +429,17 @@ CELERY_BROKER_TRANSPORT_OPTIONS: dict[str, Any] = {
     "unacked_restore_interval": env_int("CELERY_UNACKED_RESTORE_INTERVAL", 10),
     "unacked_restore_throttle": env_int("CELERY_UNACKED_RESTORE_THROTTLE", 10),
 }
-# Celery beat: closed sessions still without a settlement report are sent again (reports.tasks).
+# Celery beat: closed sessions still without a settlement report, counts still without their
+# model 11 and archives asked for and not built are sent again (reports.tasks).
 SETTLEMENT_SWEEP_SECONDS = env_int("SETTLEMENT_SWEEP_SECONDS", 300)
 SETTLEMENT_SWEEP_GRACE_SECONDS = env_int("SETTLEMENT_SWEEP_GRACE_SECONDS", 120)
 CELERY_BEAT_SCHEDULE: dict[str, dict[str, Any]] = {
     "settlement-sweep": {
         "task": "reports.settlement_sweep",
+        "schedule": float(SETTLEMENT_SWEEP_SECONDS),
+    },
+    "registers-sweep": {
+        "task": "reports.registers_sweep",
         "schedule": float(SETTLEMENT_SWEEP_SECONDS),
     },
 }

@@ -2,7 +2,9 @@
 docs/registers.md, model 11): entered once by a director who certifies it with his password,
 before a witness who gives hers; its difference booked — a surplus added to the levy, a
 shortfall borne by the casino's cash, each one balanced transaction named by the séance (tables
-are never offset: each count books its own) —; the séance's model 11 frozen.
+are never offset: each count books its own) —; once the count has committed, the séance's model
+11 is frozen by a worker (`reports.freeze_model11`, `reports.registers.store.model11_freeze`):
+building it parses the whole night's report, which the count's request does not wait for.
 
 Nothing here touches the night's accounts (the cagnotte of the table, the players'
 positions), so the settlement report read back from the books after a count is the report
@@ -11,8 +13,10 @@ that was signed: the count's accounts are of its own place (`tables.postings.cou
 
 from __future__ import annotations
 
+from functools import partial
 from typing import TYPE_CHECKING
 
+from celery import current_app
 from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
@@ -24,7 +28,6 @@ from establishment.staff import roles_of
 from ledger.models import AccountKind
 from ledger.services import Leg, account_get_or_create, post
 from reports.models import CountedCagnotte, SettlementReport
-from reports.registers.store import model11_freeze
 from reports.services import manager_lock, report_audit, report_content
 from tables.models import Table, TableSession
 from tables.postings import HOUSE_PLACE, count_place
@@ -84,7 +87,12 @@ def cagnotte_count_record(
     """A director (a manager) enters what a séance's cagnotte box held and certifies it with
     his own password, before a second person who gives hers (art. 56-2, art. 70 column 9):
     entered once, there is no draft. The difference with the levies booked is booked at once
-    (`reports.counting`). `table_session` says which séance when the table opened twice."""
+    (`reports.counting`). `table_session` says which séance when the table opened twice.
+
+    The séance's model 11 is sent to a worker once this commits (`reports.freeze_model11`,
+    looked up by name: a service does not import the tasks). The send is robust: a broker out
+    of reach, or a failure of the eager task in the embedded mode, is logged and never undoes
+    or refuses the count, which is committed; `reports.registers_sweep` sends it again."""
     locked = manager_lock(
         report,
         counted_by,
@@ -132,7 +140,10 @@ def cagnotte_count_record(
             table_session=seance, expected=expected, counted=counted_chips, posted_by=counted_by
         ),
     )
-    model11_freeze(count=count, report=locked)
+    current_app.loader.import_default_modules()
+    transaction.on_commit(
+        partial(current_app.tasks["reports.freeze_model11"].delay, count.pk), robust=True
+    )
     report_audit(
         locked,
         counted_by,

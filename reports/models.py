@@ -324,3 +324,47 @@ class RegisterSignature(AppendOnlyModel):
 
     def __str__(self) -> str:
         return f"{self.register} signed by {self.signed_by}"
+
+
+class RegisterArchive(models.Model):
+    """A season's registers exported as one self-checking ZIP (docs/registers.md, "Retention",
+    art. 80): every version of every register of the season as its canonical JSON, their
+    signatures, a manifest of every file's SHA-256 and of each kind's chain, and `verify.py`.
+
+    A manager or an auditor asks for it; a worker builds it (`reports.tasks.
+    build_register_archive`, claimed by a conditional update like the settlement report) and
+    stores the ZIP here, as the settlement report's files are (`ReportFile.data`), so it can be
+    downloaded again. `sha256` is the ZIP's digest, `manifest_sha256` the manifest's.
+    """
+
+    public_id = models.UUIDField(default=uuid.uuid4, unique=True, editable=False)
+    season = models.PositiveIntegerField(_("season"))
+    status = models.CharField(
+        _("status"), max_length=16, choices=ReportStatus.choices, default=ReportStatus.PENDING
+    )
+    attempts = models.PositiveIntegerField(_("attempts"), default=0)
+    requested_by = staff_member("register_archives", _("requested by"))
+    requested_at = models.DateTimeField(_("requested at"))
+    started_at = models.DateTimeField(_("started at"), null=True, blank=True)
+    built_at = models.DateTimeField(_("built at"), null=True, blank=True)
+    data = models.BinaryField(_("data"), blank=True, default=b"")
+    sha256 = models.CharField(_("SHA-256"), max_length=64, blank=True)
+    manifest_sha256 = models.CharField(_("SHA-256 of the manifest"), max_length=64, blank=True)
+    registers = models.PositiveIntegerField(_("registers"), default=0)
+    error = models.TextField(_("error"), blank=True)
+
+    class Meta:
+        ordering = ["-requested_at", "-pk"]
+        verbose_name = _("archive of a season's registers")
+        verbose_name_plural = _("archives of a season's registers")
+        constraints = [
+            one_of("status", ReportStatus, "reports_registerarchive_status_valid"),
+            models.CheckConstraint(
+                condition=~Q(status=ReportStatus.READY)
+                | (~Q(sha256="") & ~Q(manifest_sha256="") & Q(built_at__isnull=False)),
+                name="reports_registerarchive_ready_is_complete",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"Registers of {self.season} ({self.get_status_display()})"

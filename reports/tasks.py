@@ -10,6 +10,13 @@ nothing; it also sends `render_report_pdf` for a stored report still without its
 follows the report, so that the report is ready sooner). Late acknowledgement: a worker killed
 mid-report leaves its message to be delivered again, and the report's unique key and
 conditional claim make the second run store one report.
+
+The registers (docs/registers.md): `freeze_model11` is sent by `reports.counting` once a count
+has committed and stores the séance's model 11 once (the count's row locked);
+`build_register_archive` is sent when a manager or an auditor asks for a season's archive, and
+stores it once (a conditional claim, as the report's). `registers_sweep` runs from Celery beat
+and sends both again for what a lost message left undone: a count older than the grace period
+still without its model 11, an archive asked for and still not built.
 """
 
 from __future__ import annotations
@@ -21,6 +28,11 @@ from django.conf import settings
 from django.utils import timezone
 
 from establishment.retry import RETRIED
+from reports.registers.archive import (
+    registers_archive_store,
+    registers_archive_unbuilt_list,
+)
+from reports.registers.store import counts_without_model11, model11_freeze
 from reports.selectors import report_without_pdf_list, unsettled_session_list
 from reports.services import (
     report_pdf_store,
@@ -64,3 +76,34 @@ def settlement_sweep() -> int:
     for report_id in report_ids:
         render_report_pdf.delay(report_id)
     return len(session_ids) + len(report_ids)
+
+
+@shared_task(name="reports.freeze_model11", **RETRIED)
+def freeze_model11(count_id: int) -> None:
+    """Build, store and sign the model 11 of a counted séance (once: a second run finds it)."""
+    model11_freeze(count_id=count_id)
+
+
+@shared_task(name="reports.build_register_archive", **RETRIED)
+def build_register_archive(archive_id: int) -> None:
+    """Build and store a season's archive of the registers that was asked for (once)."""
+    registers_archive_store(archive_id=archive_id)
+
+
+@shared_task(name="reports.registers_sweep", acks_late=True, ignore_result=True)
+def registers_sweep() -> int:
+    """Send `freeze_model11` again for every count older than the grace period still without
+    its model 11, and `build_register_archive` for every archive asked for before it and still
+    not built."""
+    now = timezone.now()
+    grace = now - timedelta(seconds=settings.SETTLEMENT_SWEEP_GRACE_SECONDS)
+    count_ids = list(counts_without_model11(counted_before=grace).values_list("pk", flat=True))
+    for count_id in count_ids:
+        freeze_model11.delay(count_id)
+    archive_ids = registers_archive_unbuilt_list(
+        requested_before=grace,
+        stale_before=now - timedelta(seconds=settings.CELERY_TASK_TIME_LIMIT),
+    )
+    for archive_id in archive_ids:
+        build_register_archive.delay(archive_id)
+    return len(count_ids) + len(archive_ids)

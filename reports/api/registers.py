@@ -1,7 +1,13 @@
 """The registers through the API (docs/registers.md), as on their screens: read them, sign the
 registre de contrôle of a journée, close the carnet des prélèvements of a month, approve a
-rectification. Each signer gives his own password in the body. Managers and auditors read;
-managers sign."""
+rectification. Each signer gives his own password in the body, and may give the SHA-256 he read
+(`expected_sha256`: refused when the register is no longer that one). Managers and auditors
+read; managers sign.
+
+A count's model 11 is stored by a worker once the count commits (`reports.freeze_model11`): the
+count's answer is the model 11 when it is already there (201; tasks run in-process when no
+broker is set), else 202 with the séance, whose model 11 is read at
+`/api/registers/?kind=model_11&key=<table_session>` once stored."""
 
 from __future__ import annotations
 
@@ -27,7 +33,8 @@ from establishment.http.serializers import allowed_body
 from establishment.staff import role_required
 from reports.counting import cagnotte_count_record
 from reports.models import Register, RegisterKind, RegisterSignature
-from reports.registers.sources import register_list
+from reports.registers.builders import MODEL_11
+from reports.registers.sources import register_latest, register_list
 from reports.registers.store import (
     REGISTER_KEEPERS,
     journee_sign,
@@ -136,11 +143,24 @@ class _SigningApi(APIView):
 SIGNED = {201: RegisterDetailApi.OutputSerializer}
 
 
+class _JourneeSignSerializer(_PasswordSerializer):
+    expected_sha256 = serializers.RegexField(
+        r"^[0-9a-fA-F]{64}$",
+        required=False,
+        help_text=(
+            "The SHA-256 of the registre the signer read (the draft's for the first signature, "
+            "the stored register's for the second): refused with nothing changed when it is no "
+            "longer that one. Without it, nothing is checked."
+        ),
+    )
+
+
 @post_schema(responses=SIGNED, tags=TAGS)
 class JourneeSignApi(_SigningApi):
     """Sign the registre de contrôle of a journée (model 12): the first manager's signature
     stores it, frozen; a second, another manager's, completes it."""
 
+    InputSerializer = _JourneeSignSerializer
     what = "sign a register"
 
     def sign(self, body: dict[str, Any], user: User, client: str, key: Any) -> Register:
@@ -150,7 +170,13 @@ class JourneeSignApi(_SigningApi):
             raise InvalidStateError(
                 "A journée is written YYYY-MM-DD, such as 2026-12-01."
             ) from None
-        return journee_sign(journee=journee, user=user, password=body["password"], client=client)
+        return journee_sign(
+            journee=journee,
+            user=user,
+            password=body["password"],
+            client=client,
+            expected_sha256=body.get("expected_sha256"),
+        )
 
 
 @post_schema(responses=SIGNED, tags=TAGS)
@@ -179,11 +205,26 @@ class RegisterRectifyApi(_SigningApi):
         return register_rectify(register=_register(key), user=user, client=client, **body)
 
 
-@post_schema(responses={201: RegisterDetailApi.OutputSerializer}, tags=TAGS)
+class CountAcceptedSerializer(serializers.Serializer[Any]):
+    """A count stored whose model 11 a worker is still storing."""
+
+    table_session = serializers.UUIDField(
+        help_text="The séance counted; its model 11 is the register of kind model_11 with this key."
+    )
+    counted_chips = serializers.IntegerField()
+    counted_at = serializers.DateTimeField()
+    model_11 = serializers.CharField(help_text='"preparing": a worker is storing it.')
+
+
+@post_schema(
+    responses={201: RegisterDetailApi.OutputSerializer, 202: CountAcceptedSerializer}, tags=TAGS
+)
 class CountCreateApi(APIView):
     """The count of a séance's cagnotte box (art. 70), as on the settlement screen: entered once
     by a director who certifies it with his own password, before a witness who gives hers; the
-    difference is booked and the séance's model 11 frozen, which is the answer."""
+    difference is booked. The séance's model 11 is then frozen by a worker: the answer is model
+    11 when it is already stored (201), else the count accepted, its model 11 being prepared
+    (202)."""
 
     class InputSerializer(_PasswordSerializer):
         table = serializers.IntegerField(min_value=1)
@@ -214,5 +255,13 @@ class CountCreateApi(APIView):
             note=body["note"],
             client=client_of(request),
         )
-        frozen = Register.objects.get(kind="model_11", key=str(count.table_session.public_id))
-        return _signed(frozen)
+        frozen = register_latest(kind=MODEL_11, key=str(count.table_session.public_id))
+        if frozen is not None:
+            return _signed(frozen)
+        accepted = {
+            "table_session": count.table_session.public_id,
+            "counted_chips": count.counted_chips,
+            "counted_at": count.counted_at,
+            "model_11": "preparing",
+        }
+        return Response(CountAcceptedSerializer(accepted).data, status=status.HTTP_202_ACCEPTED)

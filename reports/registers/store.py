@@ -1,10 +1,17 @@
-"""The registers signed, frozen and chained (docs/registers.md): model 11 frozen when its count
+"""The registers signed, frozen and chained (docs/registers.md): model 11 frozen once its count
 is certified, model 12 signed by two different managers, model 13 closed at the month's end;
 rectifications; and the check that every stored register still is what the books and the
 journal say (`registers_verify`).
 
 Each signer proves who he is at that moment (his own password, `identity_confirm`); what he
 signed is the register's SHA-256, kept with his signature.
+
+Model 11 is built by a Celery task (`reports.freeze_model11`, sent once the count has
+committed; `reports.registers_sweep` sends it again for a count left without it): it parses
+the whole night's report, about half a second on a big night, which the count's request does
+not wait for. Models 12 and 13 are built in the signing request: they are composed from
+registers already stored (model 12 of 60 tables takes about a quarter of a second, bench/), and
+the signer signs the SHA-256 he was shown (`expected_sha256`).
 """
 
 from __future__ import annotations
@@ -13,10 +20,11 @@ import calendar
 import json
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
-from datetime import date
+from datetime import date, datetime
 from typing import TYPE_CHECKING, Any
 
-from django.db import IntegrityError, transaction
+from django.db import IntegrityError, connection, transaction
+from django.db.models import Exists, OuterRef, QuerySet
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
@@ -32,7 +40,6 @@ from reports.models import (
     Register,
     RegisterKind,
     RegisterSignature,
-    SettlementReport,
 )
 from reports.registers.builders import (
     MODEL_11,
@@ -53,6 +60,7 @@ from reports.registers.sources import (
     seance_get,
     seance_stock_rows,
 )
+from reports.services import settlement_content_build
 from tables.models import TableSession
 
 if TYPE_CHECKING:
@@ -108,6 +116,17 @@ def model13_content(month: str, model_12s: list[Register]) -> dict[str, Any]:
 # -- storing and signing --------------------------------------------------------------------
 
 
+def _chain_lock(kind: str) -> None:
+    """The end of a kind's chain, taken by one writer at a time until his transaction ends: on
+    PostgreSQL a transaction-level advisory lock per kind, taken before the last register is
+    read, so that a writer who waited reads the register stored meanwhile (a row lock on the
+    last register would give him back the row he waited on, and two registers would follow the
+    same one). SQLite has one writer at a time already (BEGIN IMMEDIATE)."""
+    if connection.vendor == "postgresql":
+        with connection.cursor() as cursor:
+            cursor.execute("SELECT pg_advisory_xact_lock(hashtext(%s))", [f"reports.{kind}"])
+
+
 def _store(
     kind: str,
     key: str,
@@ -118,10 +137,11 @@ def _store(
     reason: str = "",
     approved_by: User | None = None,
 ) -> Register:
-    """A register stored at the end of its kind's chain (the chain's last row locked, so two
-    signers in the same instant are stored one after the other)."""
+    """A register stored at the end of its kind's chain (`_chain_lock`: two registers stored in
+    the same instant are stored one after the other, each after the one before)."""
     text = canonical_json(content)
-    last = Register.objects.select_for_update().filter(kind=kind).order_by("-pk").first()
+    _chain_lock(kind)
+    last = Register.objects.filter(kind=kind).order_by("-pk").first()
     try:
         with transaction.atomic():
             return Register.objects.create(
@@ -143,7 +163,16 @@ def _store(
         ) from None
 
 
-def _sign(register: Register, user: User, signed_as: str, client: str) -> RegisterSignature:
+def _sign(
+    register: Register,
+    user: User,
+    signed_as: str,
+    client: str,
+    *,
+    signed_at: datetime | None = None,
+) -> RegisterSignature:
+    """`user` signs `register` (its SHA-256), now or at the moment he proved who he was
+    (`signed_at`)."""
     if register.signatures.filter(signed_by=user).exists():
         raise RegisterRefusedError(
             _("%(who)s has signed this register already: the second signature is another person's.")
@@ -153,7 +182,7 @@ def _sign(register: Register, user: User, signed_as: str, client: str) -> Regist
     signature = RegisterSignature.objects.create(
         register=register,
         signed_by=user,
-        signed_at=timezone.now(),
+        signed_at=signed_at or timezone.now(),
         signed_as=signed_as,
         signed_sha256=register.sha256,
     )
@@ -169,49 +198,173 @@ def _sign(register: Register, user: User, signed_as: str, client: str) -> Regist
     return signature
 
 
-def model11_freeze(*, count: CountedCagnotte, report: SettlementReport) -> Register:
-    """Model 11 of the counted séance, frozen by the count's certification (« certifié exact »,
-    art. 56-2): stored and signed by the director who certified it (his password was asked by
-    the count). In the count's transaction."""
-    seance = TableSession.objects.select_related("table", "house_settings").get(
-        pk=count.table_session_id
+def _count_lock(count_id: int) -> CountedCagnotte | None:
+    """The count's row, locked until the transaction ends (PostgreSQL's FOR UPDATE; SQLite's
+    writers are one at a time already): the freezes of one séance run one after the other, and
+    the second finds what the first stored."""
+    return (
+        CountedCagnotte.objects.select_for_update(of=("self",))
+        .select_related(
+            "report", "counted_by", "table_session__table", "table_session__house_settings"
+        )
+        .filter(pk=count_id)
+        .first()
     )
-    content = model11_content(seance, _seance_entry(json.loads(report.content), seance))
+
+
+@transaction.atomic(durable=True)
+def model11_freeze(*, count_id: int) -> Register | None:
+    """Model 11 of a counted séance, frozen by the count's certification (« certifié exact »,
+    art. 56-2): built from the séance's entry in the night's report, stored and signed by the
+    director who certified the count. He proved who he was in the count's request (his
+    password), so his signature carries that moment, the count's `counted_at`, not the moment a
+    worker stored the register (`stored_at`).
+
+    What `reports.tasks.freeze_model11` calls once the count has committed. Idempotent: the
+    count's row is locked first (`_count_lock`), so a second run, a message delivered twice or
+    two workers at once store one model 11; the later calls return it. None for a count that
+    does not exist."""
+    count = _count_lock(count_id)
+    if count is None:
+        return None
+    seance = count.table_session
+    stored = register_latest(kind=MODEL_11, key=str(seance.public_id))
+    if stored is not None:
+        return stored
+    content = model11_content(seance, _seance_entry(json.loads(count.report.content), seance))
     register = _store(MODEL_11, str(seance.public_id), content, table_session=seance)
-    _sign(register, count.counted_by, "certified", "reports")
+    _sign(register, count.counted_by, "certified", "reports", signed_at=count.counted_at)
     return register
 
 
-def _journee_model_11s(journee: date) -> list[Register]:
+def counts_without_model11(*, counted_before: datetime) -> QuerySet[CountedCagnotte]:
+    """The counts certified before `counted_before` whose séance still has no model 11: what
+    `reports.registers_sweep` sends to `reports.freeze_model11` again (a message lost between
+    the count's commit and the broker, or a worker that failed)."""
+    frozen = Register.objects.filter(kind=MODEL_11, table_session=OuterRef("table_session"))
+    return (
+        CountedCagnotte.objects.filter(counted_at__lt=counted_before)
+        .exclude(Exists(frozen))
+        .order_by("pk")
+    )
+
+
+def seances_counted(*, seance_ids: list[int]) -> set[int]:
+    """Which of these séances (their ids) have their box counted (their model 11 is then
+    stored, or being prepared), in one query."""
+    return set(
+        CountedCagnotte.objects.filter(table_session_id__in=seance_ids).values_list(
+            "table_session_id", flat=True
+        )
+    )
+
+
+@dataclass(frozen=True)
+class SeanceStanding:
+    """Where a séance of a journée stands for its model 11: `frozen` (stored), `preparing`
+    (counted, a worker is storing it), `to_count` (closed, not counted), `open`."""
+
+    seance: TableSession
+    model_11: Register | None
+    counted: bool
+
+    @property
+    def state(self) -> str:
+        if self.model_11 is not None:
+            return "frozen"
+        if self.counted:
+            return "preparing"
+        return "to_count" if self.seance.closed_at else "open"
+
+
+def journee_standing(*, journee: date) -> list[SeanceStanding]:
+    """Every séance of a journée with its model 11 and whether it was counted: three queries
+    whatever the number of tables."""
     seances = list(journee_seances(journee=journee))
-    if not seances:
+    frozen = registers_latest(kind=MODEL_11, keys=[str(s.public_id) for s in seances])
+    counted = seances_counted(seance_ids=[s.pk for s in seances])
+    return [
+        SeanceStanding(seance=s, model_11=frozen.get(str(s.public_id)), counted=s.pk in counted)
+        for s in seances
+    ]
+
+
+def _journee_model_11s(journee: date) -> list[Register]:
+    """The model 11 of every séance of the journée, once each is stored; refused, saying which
+    tables are still to count and which are being prepared, before."""
+    standing = journee_standing(journee=journee)
+    if not standing:
         raise RegisterRefusedError(
             _("No table played in the journée of %(day)s.") % {"day": journee}
         )
-    frozen = registers_latest(kind=MODEL_11, keys=[str(s.public_id) for s in seances])
-    missing = sorted({s.table.number for s in seances if str(s.public_id) not in frozen})
-    if missing:
+    to_count = sorted({s.seance.table.number for s in standing if not s.counted})
+    if to_count:
         raise RegisterRefusedError(
             _("Close and count every table of the journée first: %(tables)s.")
-            % {"tables": ", ".join(str(n) for n in missing)},
-            tables=missing,
+            % {"tables": ", ".join(str(n) for n in to_count)},
+            tables=to_count,
         )
-    return [frozen[str(s.public_id)] for s in seances]
+    preparing = sorted({s.seance.table.number for s in standing if s.model_11 is None})
+    if preparing:
+        raise RegisterRefusedError(
+            _(
+                "The cagnotte book (model 11) of tables %(tables)s is still being prepared: "
+                "sign once it is there, in a moment."
+            )
+            % {"tables": ", ".join(str(n) for n in preparing)},
+            preparing=preparing,
+        )
+    return [s.model_11 for s in standing if s.model_11 is not None]
+
+
+def model12_draft(*, journee: date, standing: list[SeanceStanding]) -> dict[str, Any] | None:
+    """Model 12 as the first signature would store it, with its SHA-256, once every séance of
+    the journée has its model 11 (`standing`, from `journee_standing`); None before. Built
+    from the stored model 11s, in the request: the signer is shown what he signs."""
+    if not standing or any(s.model_11 is None for s in standing):
+        return None
+    content = model12_content(journee, [s.model_11 for s in standing if s.model_11 is not None])
+    return {"content": content, "sha256": sha256_hex(canonical_json(content))}
+
+
+def _read_check(sha256: str, expected_sha256: str | None) -> None:
+    """The signer signs what he read: refused, nothing changed, when the register he would sign
+    is not the one whose SHA-256 he was shown (a model 11 rectified in between). No check when
+    he says nothing (`None`, the API without the field)."""
+    if expected_sha256 is not None and expected_sha256.strip().lower() != sha256:
+        raise RegisterRefusedError(
+            _("The registre changed since you read it; read it again."),
+            code=ErrorCode.CONFLICT,
+            sha256=sha256,
+        )
 
 
 @transaction.atomic
-def journee_sign(*, journee: date, user: User, password: str, client: str = "") -> Register:
+def journee_sign(
+    *,
+    journee: date,
+    user: User,
+    password: str,
+    client: str = "",
+    expected_sha256: str | None = None,
+) -> Register:
     """Sign the registre de contrôle of a journée (model 12): the first manager's signature
-    stores it, frozen; the second, another manager's, completes it. Each proves who he is."""
+    stores it, frozen; the second, another manager's, completes it. Each proves who he is, and
+    signs what he read: `expected_sha256` is the SHA-256 his screen showed him (the draft's for
+    the first, the stored register's for the second), refused when it is no longer the one."""
     role_required(user, REGISTER_KEEPERS, "sign the registre de contrôle")
     identity_confirm(user, password, what=_("sign the registre de contrôle"))
+    _chain_lock(MODEL_12)  # two first signatures at once: the later one becomes the second
     key = journee.isoformat()
     register = register_latest(kind=MODEL_12, key=key)
     if register is None:
         content = model12_content(journee, _journee_model_11s(journee))
+        _read_check(sha256_hex(canonical_json(content)), expected_sha256)
         register = _store(MODEL_12, key, content)
     elif register.signatures.count() >= SIGNERS_OF_MODEL_12:
         raise RegisterRefusedError(_("This registre de contrôle is signed by two already."))
+    else:
+        _read_check(register.sha256, expected_sha256)
     _sign(register, user, "director" if not register.signatures.exists() else "committee", client)
     return register
 
@@ -333,10 +486,7 @@ def _report_now(gaming_session: Any) -> dict[str, Any]:
 
 def _night_now(gaming_session: Any) -> tuple[dict[str, Any], Any]:
     """The night's report built again now, every table replayed from its journal, and the
-    reconciliation of the journals with the books. Imported here: the reports' service freezes
-    model 11 through this module when a count is certified."""
-    from reports.services import settlement_content_build
-
+    reconciliation of the journals with the books."""
     return settlement_content_build(gaming_session=gaming_session, replayed=True)
 
 

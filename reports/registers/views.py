@@ -1,7 +1,13 @@
 """The registers' screens (docs/registers.md, "Outputs"): for any journée, month or séance, the
 register on screen, as a PDF to print and as CSV; the manager signs the registre de contrôle,
 closes the month and approves a rectification, each time with his own password. Managers and
-auditors read. Views parse, call one service or selector, render."""
+auditors read, and ask for a season's archive ("Retention"). Views parse, call one service or
+selector, render.
+
+Model 11 and the archives are built by workers (reports/tasks.py): while a counted séance's
+model 11 is being prepared, or an archive is, the page says so and polls with htmx every second
+(`journee_progress`, `seance_progress`, `archive_progress`, as the settlement report's
+`report_progress` does) until it is there."""
 
 from __future__ import annotations
 
@@ -18,21 +24,31 @@ from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.views.decorators.http import require_POST
+from django_htmx.http import HttpResponseClientRedirect
 
-from establishment.errors import DomainError
+from establishment.errors import DomainError, PermissionDeniedError
 from establishment.http.errors import error_body
 from establishment.roles import Role
 from establishment.staff import has_role
-from reports.models import Register
+from reports.models import Register, RegisterArchive, ReportStatus
+from reports.registers.archive import (
+    registers_archive_get,
+    registers_archive_list,
+    registers_archive_request,
+    seasons_played,
+)
 from reports.registers.builders import MODEL_11, MODEL_12, MODEL_13
 from reports.registers.files import register_csv, register_pdf, register_title
-from reports.registers.sources import journee_seances, register_latest, registers_latest
+from reports.registers.sources import register_latest, registers_latest
 from reports.registers.store import (
     SIGNERS_OF_MODEL_12,
     journee_sign,
+    journee_standing,
+    model12_draft,
     month_close,
     month_parse,
     register_rectify,
+    seances_counted,
     signatures_of,
 )
 from reports.views import reading, staff_of_request
@@ -72,47 +88,57 @@ def _standing(register: Register | None) -> dict[str, bool] | None:
     return {"complete": getattr(register, "signers", 0) >= WANTED[register.kind]}
 
 
-@reading
-def index(request: HttpRequest) -> HttpResponse:
-    """Every journée played and every month, each with where its registers stand."""
+def _index_context() -> dict[str, Any]:
     days = sorted(
         set(TableSession.objects.values_list("journee", flat=True).distinct()), reverse=True
     )[:93]
     keys = [d.isoformat() for d in days]
     model_12s = registers_latest(kind=MODEL_12, keys=keys)
     seances: dict[str, list[str]] = defaultdict(list)
-    for public_id, day in TableSession.objects.filter(journee__in=days).values_list(
-        "public_id", "journee"
+    ids: dict[str, int] = {}
+    for pk, public_id, day in TableSession.objects.filter(journee__in=days).values_list(
+        "pk", "public_id", "journee"
     ):
         seances[day.isoformat()].append(str(public_id))
-    frozen = registers_latest(kind=MODEL_11, keys=[k for ks in seances.values() for k in ks])
+        ids[str(public_id)] = pk
+    frozen = registers_latest(kind=MODEL_11, keys=list(ids))
+    counted = seances_counted(seance_ids=list(ids.values()))
     months = sorted({d.strftime("%Y-%m") for d in days}, reverse=True)
     model_13s = registers_latest(kind=MODEL_13, keys=months)
-    return render(
-        request,
-        "reports/registers/index.html",
-        {
-            "journees": [
-                {
-                    "day": key,
-                    "seances": len(seances[key]),
-                    "frozen": sum(1 for k in seances[key] if k in frozen),
-                    "model_12": _standing(model_12s.get(key)),
-                }
-                for key in keys
-            ],
-            "months": [{"month": m, "model_13": _standing(model_13s.get(m))} for m in months],
-        },
-    )
+    return {
+        "journees": [
+            {
+                "day": key,
+                "seances": len(seances[key]),
+                "frozen": sum(1 for k in seances[key] if k in frozen),
+                "preparing": sum(1 for k in seances[key] if k not in frozen and ids[k] in counted),
+                "model_12": _standing(model_12s.get(key)),
+            }
+            for key in keys
+        ],
+        "months": [{"month": m, "model_13": _standing(model_13s.get(m))} for m in months],
+        "seasons": seasons_played(),
+        "archives": registers_archive_list(),
+    }
+
+
+@reading
+def index(request: HttpRequest) -> HttpResponse:
+    """Every journée played and every month, each with where its registers stand (a model 11
+    being prepared is polled until it is there), and the seasons' archives."""
+    return render(request, "reports/registers/index.html", _index_context())
 
 
 def _journee_context(request: HttpRequest, day: date) -> dict[str, Any]:
-    seances = list(journee_seances(journee=day))
-    frozen = registers_latest(kind=MODEL_11, keys=[str(s.public_id) for s in seances])
+    standing = journee_standing(journee=day)
+    shown = _shown(register_latest(kind=MODEL_12, key=day.isoformat()))
     return {
         "day": day,
-        "rows": [{"seance": s, "model_11": frozen.get(str(s.public_id))} for s in seances],
-        "shown": _shown(register_latest(kind=MODEL_12, key=day.isoformat())),
+        "rows": standing,
+        "preparing": sum(1 for s in standing if s.state == "preparing"),
+        "shown": shown,
+        # What the first signature would store: shown, and its SHA-256 posted with it.
+        "draft": None if shown else model12_draft(journee=day, standing=standing),
         "may_sign": has_role(request.user, Role.MANAGER),
     }
 
@@ -120,6 +146,32 @@ def _journee_context(request: HttpRequest, day: date) -> dict[str, Any]:
 @reading
 def journee(request: HttpRequest, day: str) -> HttpResponse:
     return render(request, "reports/registers/journee.html", _journee_context(request, _day(day)))
+
+
+def _drawn_again(request: HttpRequest, target: str) -> HttpResponse:
+    """What was being prepared is there: the page is drawn again (htmx follows the redirect)."""
+    htmx = request.headers.get("HX-Request") == "true"
+    return HttpResponseClientRedirect(target) if htmx else redirect(target)
+
+
+def _preparing(request: HttpRequest, poll: str, preparing: int) -> HttpResponse:
+    return render(
+        request, "reports/registers/_preparing.html", {"poll": poll, "preparing": preparing}
+    )
+
+
+@reading
+def journee_progress(request: HttpRequest, day: str) -> HttpResponse:
+    """Polled by htmx every second while a counted séance of the journée has no model 11 yet;
+    once every one is stored, the journée's page (or the index, `?on=index`) is drawn again."""
+    found = _day(day)
+    preparing = sum(1 for s in journee_standing(journee=found) if s.state == "preparing")
+    on_index = request.GET.get("on") == "index"
+    if not preparing:
+        page = reverse("registers:index") if on_index else reverse("registers:journee", args=[day])
+        return _drawn_again(request, page)
+    poll = reverse("registers:journee-progress", args=[day]) + ("?on=index" if on_index else "")
+    return _preparing(request, poll, preparing)
 
 
 def _refused(
@@ -156,7 +208,9 @@ def signing(request: HttpRequest, key: str, kind: str) -> HttpResponse:
     prélèvements of a month closed (model 13), on their pages."""
     if kind == MODEL_12:
         day = _day(key)
-        sign = partial(journee_sign, journee=day)
+        # The screen always says what it showed: signing without it is refused as unread.
+        seen = request.POST.get("expected_sha256", "")
+        sign = partial(journee_sign, journee=day, expected_sha256=seen)
         page, back = "reports/registers/journee.html", "registers:journee"
         context: Callable[[], dict[str, Any]] = lambda: _journee_context(request, day)  # noqa: E731
     else:
@@ -166,20 +220,39 @@ def signing(request: HttpRequest, key: str, kind: str) -> HttpResponse:
     return _signing(request, sign, page, context, reverse(back, args=[key]))
 
 
-@reading
-def seance(request: HttpRequest, table_session: UUID) -> HttpResponse:
+def _seance_found(table_session: UUID) -> TableSession:
     found = TableSession.objects.filter(public_id=table_session).select_related("table").first()
     if found is None:
         raise Http404("No such séance.")
+    return found
+
+
+@reading
+def seance(request: HttpRequest, table_session: UUID) -> HttpResponse:
+    found = _seance_found(table_session)
+    shown = _shown(register_latest(kind=MODEL_11, key=str(table_session)))
     return render(
         request,
         "reports/registers/register.html",
         {
-            "shown": _shown(register_latest(kind=MODEL_11, key=str(table_session))),
+            "shown": shown,
             "seance": found,
+            # Counted, its model 11 not stored yet: being prepared by a worker.
+            "preparing": shown is None and bool(seances_counted(seance_ids=[found.pk])),
             "may_sign": has_role(request.user, Role.MANAGER),
         },
     )
+
+
+@reading
+def seance_progress(request: HttpRequest, table_session: UUID) -> HttpResponse:
+    """Polled by htmx every second while the counted séance's model 11 is being prepared; once
+    it is stored (or if the séance was not counted), its page is drawn again."""
+    found = _seance_found(table_session)
+    frozen = register_latest(kind=MODEL_11, key=str(table_session)) is not None
+    if frozen or not seances_counted(seance_ids=[found.pk]):
+        return _drawn_again(request, reverse("registers:seance", args=[table_session]))
+    return _preparing(request, reverse("registers:seance-progress", args=[table_session]), 1)
 
 
 def _month_context(request: HttpRequest, month: str) -> dict[str, Any]:
@@ -248,3 +321,50 @@ def rectification(request: HttpRequest, public_id: UUID) -> HttpResponse:
         body = error_body(error)
         return HttpResponse(body.message, status=body.status)
     return redirect(_back(register))
+
+
+# -- a season's archive ------------------------------------------------------------------------
+
+
+@require_POST
+@login_required
+def archive_request(request: HttpRequest) -> HttpResponse:
+    """A manager or an auditor asks for a season's archive; a worker builds it once this
+    commits, and the index shows it being prepared, then its download link."""
+    try:
+        registers_archive_request(
+            season=request.POST.get("season", ""),
+            user=staff_of_request(request),
+            client="registers",
+        )
+    except PermissionDeniedError as error:  # not a reader: told why, shown nothing
+        return HttpResponse(error.message, status=403)
+    except DomainError as error:
+        return _refused(request, "reports/registers/index.html", _index_context(), error)
+    return redirect(reverse("registers:index") + "#archives")
+
+
+def _archive(public_id: UUID) -> RegisterArchive:
+    found = registers_archive_get(public_id=public_id)
+    if found is None:
+        raise Http404("No such archive.")
+    return found
+
+
+@reading
+def archive_progress(request: HttpRequest, public_id: UUID) -> HttpResponse:
+    """Polled by htmx every second while the archive is being built; then its download link."""
+    return render(request, "reports/registers/_archive.html", {"archive": _archive(public_id)})
+
+
+@reading
+def archive_file(request: HttpRequest, public_id: UUID) -> HttpResponse:
+    """The archive's ZIP as it was stored, with its SHA-256."""
+    archive = _archive(public_id)
+    if archive.status != ReportStatus.READY:
+        raise Http404("The archive is not built yet.")
+    response = HttpResponse(bytes(archive.data), content_type="application/zip")
+    name = f"registers-{archive.season}-{archive.built_at:%Y%m%d-%H%M%S}.zip"
+    response["Content-Disposition"] = f'attachment; filename="{name}"'
+    response["X-Content-SHA256"] = archive.sha256
+    return response

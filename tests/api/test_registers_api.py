@@ -3,6 +3,10 @@ signer's own password, close, rectify; the caller's role checked before his body
 
 from __future__ import annotations
 
+import json
+from collections.abc import Callable
+from typing import Any
+
 import pytest
 
 from establishment.roles import Role
@@ -27,17 +31,23 @@ def test_managers_sign_a_journee_and_auditors_read_it(
     auditor = client_for(staff(Role.AUDITOR))
     url = f"/api/registers/journees/{day}/sign/"
     assert auditor.post(url, {"password": "password"}, format="json").status_code == 403
+    stale = first.post(url, {"password": "password", "expected_sha256": "0" * 64}, format="json")
+    assert (stale.status_code, stale.json()["code"]) == (409, "conflict")
+    assert "read it again" in stale.json()["message"]
+    assert not Register.objects.filter(kind="model_12").exists()  # nothing changed
+    assert first.post(url, {"password": "password", "expected_sha256": "x"}).status_code == 400
     wrong = first.post(url, {"password": "nope"}, format="json")
     assert (wrong.status_code, wrong.json()["code"]) == (403, "confirmation_failed")
     assert first.post(url, {}, format="json").status_code == 400
     bad_day = first.post("/api/registers/journees/2026-13-45/sign/", {"password": "password"})
     assert bad_day.status_code == 409
-    signed = first.post(url, {"password": "password"}, format="json")
+    signed = first.post(url, {"password": "password"}, format="json")  # without it: no check
     assert signed.status_code == 201
     assert signed.json()["kind"] == "model_12" and len(signed.json()["signatures"]) == 1
     again = first.post(url, {"password": "password"}, format="json")
     assert again.json()["code"] == "second_person_required"
-    done = second.post(url, {"password": "password"}, format="json").json()
+    seen = {"password": "password", "expected_sha256": signed.json()["sha256"]}
+    done = second.post(url, seen, format="json").json()
     assert [s["signed_as"] for s in done["signatures"]] == ["director", "committee"]
     listed = auditor.get("/api/registers/?kind=model_12").json()
     assert [r["key"] for r in listed["results"]] == [day]
@@ -54,10 +64,11 @@ def test_a_count_through_the_api_freezes_model_11(
     settled: tuple[Night, SettlementReport],  # noqa: F811
     staff: StaffMaker,
     client_for: ClientFor,
+    django_capture_on_commit_callbacks: Callable[..., Any],
 ) -> None:
+    """The count is answered before its model 11 is stored (202, the séance named); the worker
+    stores it once the count has committed, and it is read by the séance's key."""
     night, report = settled
-    import json
-
     row = json.loads(report.content)["tables"][0]
     witness = staff(Role.INSPECTOR)
     api = client_for(night.manager)
@@ -71,10 +82,21 @@ def test_a_count_through_the_api_freezes_model_11(
     }
     refused = api.post(url, body, format="json")
     assert (refused.status_code, refused.json()["code"]) == (403, "confirmation_failed")
-    done = api.post(url, {**body, "witness_password": "password"}, format="json")
-    assert done.status_code == 201
-    assert done.json()["kind"] == "model_11"
-    assert done.json()["content"]["count"]["witness"] == witness.username
+    with django_capture_on_commit_callbacks(execute=True) as sent:
+        done = api.post(url, {**body, "witness_password": "password"}, format="json")
+        assert done.status_code == 202
+        assert (done.json()["table_session"], done.json()["model_11"]) == (
+            row["table_session"],
+            "preparing",
+        )
+        assert not Register.objects.filter(kind="model_11").exists()
+    assert len(sent) == 1  # the model 11 task, sent once the count committed
+    listed = api.get(f"/api/registers/?kind=model_11&key={row['table_session']}").json()
+    assert len(listed["results"]) == 1
+    frozen = api.get(f"/api/registers/{listed['results'][0]['public_id']}/").json()
+    assert frozen["kind"] == "model_11"
+    assert frozen["content"]["count"]["witness"] == witness.username
+    assert frozen["signatures"][0]["signed_by"] == night.manager.username
 
 
 def test_the_stock_and_the_house_through_the_api(staff: StaffMaker, client_for: ClientFor) -> None:

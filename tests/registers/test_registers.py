@@ -18,6 +18,7 @@ from django.core.management import call_command
 from django.core.management.base import CommandError
 from django.db import IntegrityError, connection, transaction
 from django.db.models import QuerySet
+from django.test import TestCase
 from django.utils import timezone
 
 from establishment.confirmation import ConfirmationError
@@ -61,17 +62,20 @@ def protections_off(table: str) -> Iterator[None]:
 
 
 def _count_all(night: Night, report: SettlementReport, surplus: int = 0) -> list[Register]:
+    """Every table counted, each count's on-commit callbacks run as its commit would run them
+    (the task that freezes its model 11, eager here)."""
     witness = UserFactory.create(roles=[Role.INSPECTOR])
     for row in json.loads(report.content)["tables"]:
-        cagnotte_count_record(
-            report=report,
-            table=Table.objects.get(number=row["table"]),
-            counted_chips=row["cagnotte_expected"] + surplus,
-            counted_by=night.manager,
-            password="password",
-            witness=witness,
-            witness_password="password",
-        )
+        with TestCase.captureOnCommitCallbacks(execute=True):
+            cagnotte_count_record(
+                report=report,
+                table=Table.objects.get(number=row["table"]),
+                counted_chips=row["cagnotte_expected"] + surplus,
+                counted_by=night.manager,
+                password="password",
+                witness=witness,
+                witness_password="password",
+            )
     return list(Register.objects.filter(kind="model_11").order_by("pk"))
 
 

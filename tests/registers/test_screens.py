@@ -5,6 +5,7 @@ the signer's own password."""
 from __future__ import annotations
 
 import json
+import re
 
 import pytest
 from django.test import Client
@@ -19,6 +20,13 @@ from tests.registers.test_registers import _count_all, _journee
 pytestmark = pytest.mark.django_db
 
 
+def read_sha(page: str) -> str:
+    """The SHA-256 the journée's signing form posts: the register its signer was shown."""
+    found = re.search(r'name="expected_sha256" value="([0-9a-f]*)"', page)
+    assert found, "the signing form says what it showed"
+    return found.group(1)
+
+
 def test_the_manager_signs_the_journee_on_screen_and_prints_it(
     settled: tuple[Night, SettlementReport],
 ) -> None:
@@ -30,17 +38,22 @@ def test_the_manager_signs_the_journee_on_screen_and_prints_it(
     index = manager.get(reverse("registers:index")).content.decode()
     assert reverse("registers:journee", args=[day]) in index
     assert f"{len(registers)} / {len(registers)}" in index  # every model 11 frozen
-    page = manager.get(reverse("registers:journee", args=[day]))
-    assert "Sign the registre de contrôle" in page.content.decode()
+    page = manager.get(reverse("registers:journee", args=[day])).content.decode()
+    assert "Sign the registre de contrôle" in page
+    draft = read_sha(page)
+    assert f'data-testid="draft-sha256">{draft}<' in page  # shown to the signer
     sign = reverse("registers:journee-sign", args=[day])
-    refused = manager.post(sign, {"password": "not mine"})
+    refused = manager.post(sign, {"password": "not mine", "expected_sha256": draft})
     assert refused.status_code == 403
     assert 'data-testid="problem"' in refused.content.decode()
     assert not Register.objects.filter(kind="model_12").exists()
-    assert manager.post(sign, {"password": "password"}).status_code == 302
+    assert manager.post(sign, {"password": "password", "expected_sha256": draft}).status_code == 302
+    assert Register.objects.get(kind="model_12").sha256 == draft  # he signed what he read
     second = Client()
     second.force_login(UserFactory.create(roles=[Role.MANAGER]))
-    assert second.post(sign, {"password": "password"}).status_code == 302
+    shown = read_sha(second.get(reverse("registers:journee", args=[day])).content.decode())
+    assert shown == draft
+    assert second.post(sign, {"password": "password", "expected_sha256": shown}).status_code == 302
     signed = manager.get(reverse("registers:journee", args=[day])).content.decode()
     assert signed.count('data-testid="signature"') == 2
     assert 'data-testid="total-in-words"' in signed
