@@ -8,8 +8,9 @@
 It plays a night of `--tables` chemin de fer tables × `--coups-per-table` coups as the recording
 service writes them (bench/settlement_night.py) and settles it (the night's report), then times:
 
-1. each table's count certified (`reports.services.cagnotte_count_record`, which books the
-   difference and freezes the séance's model 11): median and total;
+1. each table's count certified (`reports.counting.cagnotte_count_record`, which books the
+   difference; in the embedded mode the worker that freezes the séance's model 11 runs when
+   the count commits, within the timed call): median and total;
 2. the registre de contrôle of the journée signed by two managers (`journee_sign` twice: the
    first builds model 12 from the 60 model 11s and stores it, the second signs it);
 3. the carnet des prélèvements of a past month of `--days` journées (`month_close`), each
