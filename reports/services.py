@@ -277,6 +277,23 @@ def _report_for(session: GamingSession) -> SettlementReport:
     return report
 
 
+def job_claim(model: type[Any], pk: int) -> bool:
+    """A worker claims a job of the books' (a settlement report, a register archive): a
+    conditional update that a job already stored refuses, counting the attempt; False when
+    another worker stored it first."""
+    claimed = (
+        model.objects.filter(pk=pk)
+        .exclude(status=ReportStatus.READY)
+        .update(
+            status=ReportStatus.BUILDING,
+            attempts=F("attempts") + 1,
+            started_at=timezone.now(),
+            error="",
+        )
+    )
+    return bool(claimed)
+
+
 def settlement_report_generate(*, gaming_session_id: int) -> SettlementReport | None:
     """Build and store the settlement report of a closed gaming session, once.
 
@@ -294,18 +311,7 @@ def settlement_report_generate(*, gaming_session_id: int) -> SettlementReport | 
     report = _report_for(session)
     if report.status == ReportStatus.READY:
         return report
-    # The claim: a conditional update that a stored report refuses.
-    claimed = (
-        SettlementReport.objects.filter(pk=report.pk)
-        .exclude(status=ReportStatus.READY)
-        .update(
-            status=ReportStatus.BUILDING,
-            attempts=F("attempts") + 1,
-            started_at=timezone.now(),
-            error="",
-        )
-    )
-    if not claimed:
+    if not job_claim(SettlementReport, report.pk):
         report.refresh_from_db()
         return report
     try:

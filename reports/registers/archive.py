@@ -36,7 +36,7 @@ from typing import TYPE_CHECKING, Any
 
 from celery import current_app
 from django.db import OperationalError, transaction
-from django.db.models import F, Q, QuerySet
+from django.db.models import Q, QuerySet
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
@@ -48,6 +48,7 @@ from reports.builders import canonical_json, sha256_hex, when
 from reports.models import Register, RegisterArchive, ReportStatus
 from reports.registers.archive_verify import FORMAT, MANIFEST
 from reports.registers.builders import MODEL_11, MODEL_12, MODEL_13
+from reports.services import job_claim
 from tables.models import TableSession
 
 if TYPE_CHECKING:
@@ -270,17 +271,7 @@ def registers_archive_store(*, archive_id: int) -> RegisterArchive | None:
     archive = RegisterArchive.objects.defer("data").filter(pk=archive_id).first()
     if archive is None or archive.status == ReportStatus.READY:
         return archive
-    claimed = (
-        RegisterArchive.objects.filter(pk=archive.pk)
-        .exclude(status=ReportStatus.READY)
-        .update(
-            status=ReportStatus.BUILDING,
-            attempts=F("attempts") + 1,
-            started_at=timezone.now(),
-            error="",
-        )
-    )
-    if not claimed:
+    if not job_claim(RegisterArchive, archive.pk):
         return RegisterArchive.objects.defer("data").get(pk=archive.pk)
     try:
         built = registers_archive(season=archive.season)
