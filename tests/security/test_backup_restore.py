@@ -56,7 +56,7 @@ def _dsn(name: str) -> str:
 def _fingerprint(dsn: str) -> list[tuple[str, str, str]]:
     with psycopg.connect(dsn) as db:
         rows = [tuple(row) for sql in FINGERPRINT for row in db.execute(sql).fetchall()]
-    return sorted(rows)  # type: ignore[arg-type]
+    return sorted(rows)
 
 
 @pytest.fixture
@@ -101,7 +101,9 @@ def test_a_restored_dump_holds_the_same_history_and_verifies(
     night = play_night(SESSION_SCENARIOS[:2])
     report = close_night(night, django_capture_on_commit_callbacks)
     _count_all(night, report)
-    journee = TableSession.objects.filter(gaming_session=report.gaming_session).first().journee
+    seance = TableSession.objects.filter(gaming_session=report.gaming_session).first()
+    assert seance is not None
+    journee = seance.journee
     second = UserFactory.create(roles=[Role.MANAGER])
     for manager in (night.manager, second):
         journee_sign(journee=journee, user=manager, password="password")
