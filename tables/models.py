@@ -32,6 +32,7 @@ from establishment.models import (
 )
 from tables.engine.registry import GAME_CHOICES
 from tables.stock_models import StockItem
+from tables.ticket_models import TicketBook as TicketBook  # the ticket books are its models
 from tables.validation import table_settings_validate
 
 MAX_SEAT_COUNT = 30  # more seats than any physical table has; catches typos

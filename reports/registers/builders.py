@@ -8,8 +8,10 @@ codes stay codes and the renderers turn them into words.
 
 - model 11, one per table and séance (arts. 56-1, 58, 70, 71): the séance, its bankers with
   each one's operations apart, its numbered sabots and packs, its staff on duty, its ticket
-  books, the levy coup by coup (time, pot, levy, gain), its interruptions, the expected and the
-  counted cagnotte, the difference booked and the amount carried to the registre de contrôle;
+  books and, where the house tears tickets, the tickets detached by face value (arts. 59,
+  82–83), the levy coup by coup (time, pot, levy, gain), its interruptions, the expected and
+  the counted cagnotte, the difference booked and the amount carried to the registre de
+  contrôle;
 - model 12, one per journée (art. 72): every séance of every table with its carry, the total
   in figures and in words;
 - model 13, one per month (art. 75): the month's journées with their model 12 totals.
@@ -21,8 +23,10 @@ from collections.abc import Iterable, Mapping, Sequence
 from datetime import date
 from typing import Any
 
+from establishment.models import LevyRecord
 from reports.models import RegisterKind
 from reports.registers.words import amount_in_words
+from tables.tickets import FACE_VALUES, tickets_for
 
 REGISTER_FORMAT = 1
 MODEL_11 = RegisterKind.MODEL_11.value
@@ -50,6 +54,46 @@ def count_difference(expected: int, counted: int | None) -> dict[str, Any]:
     }
 
 
+def _faces_at(books: Sequence[Mapping[str, Any]], coup: int) -> tuple[int, ...]:
+    """The face values of the books at the table when coup number `coup` was settled (each
+    book says the first and the last coup settled while it was there); every face value of
+    the arrêté when no book was there, as the console said (tables.console.screen)."""
+    faces = {
+        int(b["face"])
+        for b in books
+        if b["first_coup"] is not None and b["first_coup"] <= coup <= b["last_coup"]
+    }
+    return tuple(sorted(faces)) or FACE_VALUES
+
+
+def tickets_detached(
+    coups: Sequence[Mapping[str, Any]], books: Sequence[Mapping[str, Any]]
+) -> dict[str, Any]:
+    """The tickets detached in a séance by face value (arts. 59, 82–83): for each coup whose
+    levy stands, the fewest tickets of the faces at the table when it was settled
+    (`tables.tickets.tickets_for`), counted and summed. `coups` are model 11's (levies in
+    cents), `books` its ticket books. A check for the box: the tickets' amounts and what no
+    ticket could make (`left`) add up to the levy."""
+    by_face: dict[int, int] = {}
+    levy = left = 0
+    for coup in coups:
+        if coup["voided"] or not coup["levy"]:
+            continue
+        made = tickets_for(int(coup["levy"]), _faces_at(books, int(coup["coup"])))
+        levy += int(coup["levy"])
+        left += made.left
+        for face, count in made.by_face:
+            by_face[face] = by_face.get(face, 0) + count
+    return {
+        "by_face": [
+            {"face": face, "count": count, "amount": face * count}
+            for face, count in sorted(by_face.items(), reverse=True)
+        ],
+        "levy": levy,
+        "left": left,
+    }
+
+
 def model11_build(
     *,
     table: Mapping[str, Any],
@@ -64,7 +108,9 @@ def model11_build(
     journée, its number in the journée, and the house settings it kept; `stock` its numbered
     sabots and packs; `tickets` its ticket books; `count` the counted box (chips, who counted,
     who certified, when, the posting of the difference) or None; `identities` each banker's
-    identity by member number (the register of bankers, art. 71)."""
+    identity by member number (the register of bankers, art. 71). Where the séance's house
+    tears tickets (`seance["levy_record"]`), the tickets detached (`tickets_detached`); the key
+    is absent otherwise, so a register of a house that does not is what it always was."""
     identities = identities or {}
     unit = int(seance["cents_per_chip"])
     coups = [
@@ -96,6 +142,12 @@ def model11_build(
     ]
     expected = money(table["cagnotte_expected"], unit) or 0
     counted = money(count["counted_chips"], unit) if count else None
+    books = [dict(row) for row in tickets]
+    detached = (
+        {"tickets_detached": tickets_detached(coups, books)}
+        if seance.get("levy_record") == LevyRecord.TICKETS
+        else {}
+    )
     return {
         "register": MODEL_11,
         "format": REGISTER_FORMAT,
@@ -116,7 +168,8 @@ def model11_build(
         "bankers": bankers,
         "stock": [dict(row) for row in stock],
         "staff": [dict(row) for row in table["staff"]],
-        "tickets": [dict(row) for row in tickets],
+        "tickets": books,
+        **detached,
         "coups": coups,
         "coups_played": table["coups_played"],
         "coups_voided": table["coups_voided"],

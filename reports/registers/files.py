@@ -83,6 +83,8 @@ def _model11(pages: Pages, c: dict[str, Any]) -> None:
             for s in c["stock"]
         ),
     )
+    if "tickets_detached" in c:
+        _model11_tickets(pages, c)
     pages.heading(_("Croupiers and changeurs (column 3 bis)"), 10)
     pages.table(
         [_("Role"), _("Staff member"), _("From"), _("Until"), _("Put on duty by")],
@@ -138,6 +140,49 @@ def _model11(pages: Pages, c: dict[str, Any]) -> None:
             f"{_('Counted at')} {local_time(count['counted_at'])}, {_('certified exact by')} "
             f"{count['certified_by']}, {_('witness')} {count['witness']}"
         )
+
+
+def _model11_tickets(pages: Pages, c: dict[str, Any]) -> None:
+    """Columns 4–5, where the séance's house tears tickets: its ticket books, and the tickets
+    detached by face value with the levy they make (arts. 59, 82–83)."""
+    cur = c["currency"]
+    pages.heading(_("Ticket books (columns 4–5)"), 10)
+    pages.table(
+        [
+            _("Face value"),
+            _("First serial"),
+            _("Last serial"),
+            _("Assigned"),
+            _("By"),
+            _("Returned"),
+        ],
+        [80, 80, 80, 120, 100, 120],
+        (
+            [
+                money_text(t["face"], cur),
+                t["first_serial"],
+                t["last_serial"],
+                local_time(t["assigned_at"]),
+                t["assigned_by"],
+                local_time(t["returned_at"]),
+            ]
+            for t in c["tickets"]
+        ),
+    )
+    detached = c["tickets_detached"]
+    pages.heading(_("Tickets detached (art. 59)"), 10)
+    pages.table(
+        [_("Face value"), _("Tickets"), _("Amount")],
+        [100, 80, 120],
+        (
+            [money_text(row["face"], cur), row["count"], money_text(row["amount"], cur)]
+            for row in detached["by_face"]
+        ),
+    )
+    pages.text(
+        f"{_('Levy')} {money_text(detached['levy'], cur)} · "
+        f"{_('left without a ticket')} {money_text(detached['left'], cur)}"
+    )
 
 
 def _model12(pages: Pages, c: dict[str, Any]) -> None:
@@ -270,8 +315,37 @@ def _rows(register: Register, content: dict[str, Any]) -> tuple[list[str], Itera
     )
 
 
+def _ticket_sections(content: dict[str, Any]) -> list[tuple[list[str], Iterable[list[Any]]]]:
+    """Model 11's columns 4–5 where the séance's house tears tickets: its ticket books, then
+    the tickets detached by face value (amounts in cents)."""
+    if "tickets_detached" not in content:
+        return []
+    detached = content["tickets_detached"]
+    return [
+        (
+            ["ticket_face", "first_serial", "last_serial", "assigned_at", "assigned_by"]
+            + ["returned_at", "returned_by"],
+            (
+                [t["face"], t["first_serial"], t["last_serial"], t["assigned_at"]]
+                + [t["assigned_by"], t["returned_at"], t["returned_by"]]
+                for t in content["tickets"]
+            ),
+        ),
+        (
+            ["detached_face", "count", "amount"],
+            [
+                *([row["face"], row["count"], row["amount"]] for row in detached["by_face"]),
+                ["levy", "", detached["levy"]],
+                ["left", "", detached["left"]],
+            ],
+        ),
+    ]
+
+
 def register_csv(register: Register) -> bytes:
-    """The register's lines as CSV (amounts in cents), its identifier and hash first."""
+    """The register's lines as CSV (amounts in cents), its identifier and hash first; for
+    model 11 of a house that tears tickets, its ticket books and the tickets detached follow,
+    each table after an empty line."""
     content = json.loads(register.content)
     header, rows = _rows(register, content)
     out = io.StringIO()
@@ -281,4 +355,9 @@ def register_csv(register: Register) -> bytes:
     )
     writer.writerow(header)
     writer.writerows(rows)
+    if register.kind == MODEL_11:
+        for more_header, more_rows in _ticket_sections(content):
+            writer.writerow([])
+            writer.writerow(more_header)
+            writer.writerows(more_rows)
     return out.getvalue().encode("utf-8")

@@ -1,6 +1,6 @@
 """What the registers are built from, read from the tables and the books (docs/registers.md):
-each séance's place in its journée, its numbered sabots and packs, its count; the registers
-already stored. A fixed number of queries whatever the number of coups."""
+each séance's place in its journée, its numbered sabots and packs, its ticket books, its count;
+the registers already stored. A fixed number of queries whatever the number of coups."""
 
 from __future__ import annotations
 
@@ -9,16 +9,18 @@ from typing import Any
 
 from django.db.models import Count, QuerySet
 
-from establishment.models import Player
+from establishment.models import LevyRecord, Player
 from reports.builders import when
 from reports.models import CountedCagnotte, Register
 from tables.models import TableSession
+from tables.selectors import coup_list
 from tables.stock_models import StockAssignment
+from tables.ticket_models import BOOK_SIZE, TicketBookAssignment
 
 
 def seance_get(*, table_session: TableSession) -> dict[str, Any]:
     """The séance as model 11 heads it: its journée, its number in the journée at its table,
-    and the house's settings it kept (currency, value of a chip)."""
+    and the house's settings it kept (currency, value of a chip, how it keeps its levies)."""
     earlier = TableSession.objects.filter(
         table_id=table_session.table_id,
         journee=table_session.journee,
@@ -30,6 +32,7 @@ def seance_get(*, table_session: TableSession) -> dict[str, Any]:
         "number": earlier + 1,
         "currency": house.currency,
         "cents_per_chip": house.cents_per_chip,
+        "levy_record": house.levy_record,
     }
 
 
@@ -54,6 +57,47 @@ def seance_stock_rows(*, table_session: TableSession) -> list[dict[str, Any]]:
                 "assigned_by": row.assigned_by.get_username(),
                 "returned_at": when(row.returned_at),
                 "shoes": shoes,
+            }
+        )
+    return out
+
+
+def seance_ticket_rows(*, table_session: TableSession) -> list[dict[str, Any]]:
+    """Columns 4–5 (arts. 59, 82–83): the ticket books the séance had, each with its face value
+    (in cents), its serials, when and by whom it was assigned and returned, and the first and
+    the last of the coups that stand settled while it was at the table (None when none was);
+    none when the séance's house does not keep its levies with tickets."""
+    if table_session.house_settings.levy_record != LevyRecord.TICKETS:
+        return []
+    standing = [
+        (coup.number, coup.settled_at)
+        for coup in coup_list(table_session=table_session).only("number", "settled_at")
+        if not getattr(coup, "is_voided", False)
+    ]
+    rows = (
+        TicketBookAssignment.objects.filter(table_session=table_session)
+        .select_related("book", "assigned_by", "returned_by")
+        .order_by("assigned_at", "book__face_cents", "book__first_serial", "pk")
+    )
+    out = []
+    for row in rows:
+        there = [
+            number
+            for number, settled_at in standing
+            if row.assigned_at <= settled_at
+            and (row.returned_at is None or settled_at < row.returned_at)
+        ]
+        out.append(
+            {
+                "face": row.book.face_cents,
+                "first_serial": row.book.first_serial,
+                "last_serial": row.book.first_serial + BOOK_SIZE - 1,
+                "assigned_at": when(row.assigned_at),
+                "assigned_by": row.assigned_by.get_username(),
+                "returned_at": when(row.returned_at),
+                "returned_by": row.returned_by.get_username() if row.returned_by else None,
+                "first_coup": min(there, default=None),
+                "last_coup": max(there, default=None),
             }
         )
     return out

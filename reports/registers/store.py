@@ -59,6 +59,7 @@ from reports.registers.sources import (
     seance_count_row,
     seance_get,
     seance_stock_rows,
+    seance_ticket_rows,
 )
 from reports.services import settlement_content_build
 from tables.models import TableSession
@@ -87,7 +88,7 @@ def model11_content(table_session: TableSession, table: dict[str, Any]) -> dict[
         table=table,
         seance=seance_get(table_session=table_session),
         stock=seance_stock_rows(table_session=table_session),
-        tickets=[],
+        tickets=seance_ticket_rows(table_session=table_session),
         count=seance_count_row(table_session=table_session),
         identities=banker_identities(codes=codes),
     )

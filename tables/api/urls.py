@@ -1,10 +1,11 @@
-"""The tables' API: tables, table sessions, seats, duty, sabots, play, coups and voids."""
+"""The tables' API: tables, table sessions, seats, duty, sabots, ticket books, play, coups and
+voids."""
 
 from __future__ import annotations
 
 from django.urls import URLPattern, URLResolver, path
 
-from tables.api import stock
+from tables.api import stock, tickets
 from tables.api.coups import (
     CoupDetailApi,
     CoupEventListApi,
@@ -47,6 +48,7 @@ _table = "tables/<uuid:table_id>/"
 _session = "table-sessions/<uuid:table_session_id>/"
 _assignments = f"{_session}assignments/"
 _sabots = f"{_session}sabots/"
+_books = "ticket-books/"
 _coup = "coups/<uuid:coup_id>/"
 _void_request = "void-requests/<uuid:void_request_id>/"
 
@@ -73,6 +75,12 @@ urlpatterns: list[URLPattern | URLResolver] = [
     path("stock/assign/", stock.StockAssignApi.as_view(), name="stock-assign"),
     path("stock/return/", stock.StockReturnApi.as_view(), name="stock-return"),
     path("stock/destroy/", stock.StockDestroyApi.as_view(), name="stock-destroy"),
+    path(_books, tickets.TicketBookListApi.as_view(), name="ticket-book-list"),
+    path(f"{_books}receive/", tickets.TicketBookReceiveApi.as_view(), name="ticket-book-receive"),
+    path(f"{_books}assign/", tickets.TicketBookAssignApi.as_view(), name="ticket-book-assign"),
+    path(f"{_books}return/", tickets.TicketBookReturnApi.as_view(), name="ticket-book-return"),
+    path(f"{_books}destroy/", tickets.TicketBookDestroyApi.as_view(), name="ticket-book-destroy"),
+    path(f"{_session}tickets/", tickets.CoupTicketsListApi.as_view(), name="coup-tickets-list"),
     path(f"{_sabots}open/", SabotOpenApi.as_view(), name="sabot-open"),
     path(f"{_session}bank-tenures/", BankTenureListApi.as_view(), name="bank-tenure-list"),
     # play

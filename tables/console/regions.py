@@ -67,7 +67,8 @@ INPUTS: dict[str, Callable[[dict[str, Any]], object] | None] = {
 
 
 def row_inputs(row: Any) -> object:
-    """What a coup's row reads: the coup's own figures and its void status."""
+    """What a coup's row reads: the coup's own figures, its void status and, in a house that
+    tears tickets, the tickets to detach."""
     coup = row.coup
     return (
         coup.pk,
@@ -79,6 +80,7 @@ def row_inputs(row: Any) -> object:
         row.outcome,
         row.banker,
         row.results,
+        getattr(row, "tickets", None),
     )
 
 

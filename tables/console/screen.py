@@ -30,6 +30,8 @@ from tables.engine.registry import NEW_PACK_ACTIONS
 from tables.engine.settlement import RESERVE_FUND
 from tables.models import Coup
 from tables.selectors import TableState, stock_free_numbers
+from tables.services.tickets import SeanceTickets, seance_tickets_get
+from tables.ticket_models import cents_text
 
 CROUPIER = "croupier"
 # The field a new shoe's numbered sabot comes in (model 19): the house's, not the engine's.
@@ -119,12 +121,24 @@ class PayoutLine:
 
 
 @dataclass(frozen=True)
+class TicketsLine:
+    """A coup's levy in money and the tickets the croupier detaches for it, in a house that
+    still tears them (docs/registers.md, "Tickets"): « 1 × 10 €, 2 × 1 €, 3 × 0,10 € », and
+    what the face values at the table cannot make ("" when they make it all)."""
+
+    levy: str
+    tickets: str
+    left: str
+
+
+@dataclass(frozen=True)
 class CoupRow:
     coup: Coup
     outcome: str
     banker: str
     results: tuple[PayoutLine, ...]
     cagnotte_chips: int
+    tickets: TicketsLine | None = None
 
 
 @dataclass
@@ -314,7 +328,38 @@ def _banker_seat(state: TableState) -> str:
     return str(seat) if seat else ""
 
 
+def tickets_line(seance: SeanceTickets, levy_chips: int) -> TicketsLine:
+    """The tickets of a levy of `levy_chips` chips, with the face values of the books at the
+    table (`tables.tickets.tickets_for`: the fewest tickets)."""
+    made = seance.of(levy_chips)
+    return TicketsLine(
+        levy=_unbroken(cents_text(levy_chips * seance.cents_per_chip, seance.currency)),
+        tickets=", ".join(
+            _unbroken(f"{count} × {cents_text(face)}") for face, count in made.by_face
+        ),
+        left=_unbroken(cents_text(made.left, seance.currency)) if made.left else "",
+    )
+
+
+def _unbroken(text: str) -> str:
+    """« 2 × 0,10 € » kept on one line (no-break spaces): the croupier reads each at a glance."""
+    return text.replace(" ", "\u00a0")
+
+
+def _levied(coup: Coup) -> bool:
+    """A coup whose levy stands: a levy, and the coup not voided."""
+    return coup.cagnotte_chips > 0 and not getattr(coup, "is_voided", False)
+
+
 def coup_rows(state: TableState, coups: Iterable[Coup]) -> list[CoupRow]:
+    """The last coups as the screen lists them; in a house that tears tickets, each coup with a
+    levy says the tickets to detach (the séance's face values read once, and only then)."""
+    coups = list(coups)
+    seance = (
+        seance_tickets_get(table_session=state.table_session)
+        if any(_levied(coup) for coup in coups)
+        else None
+    )
     rows = []
     for coup in coups:
         results = tuple(
@@ -328,6 +373,7 @@ def coup_rows(state: TableState, coups: Iterable[Coup]) -> list[CoupRow]:
                 who_label(state, coup.banker) if coup.banker else "—",
                 results,
                 coup.cagnotte_chips,
+                tickets_line(seance, coup.cagnotte_chips) if seance and _levied(coup) else None,
             )
         )
     return rows

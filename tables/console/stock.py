@@ -1,7 +1,8 @@
-"""The floor's numbered sabots and packs (carnet de prise en charge, model 19; art. 58): what
-is in stock and where each number is, received, assigned to a table for its séance, taken back
-or destroyed. Each write is an inspector's and calls one service of `tables.services.stock`;
-the page is drawn again with the refusal in place.
+"""The floor's numbered sabots and packs (carnet de prise en charge, model 19; art. 58) and, for
+a house that still tears tickets, its ticket books (arts. 59, 82–83; model 11, columns 4–5):
+what is in stock and where each is, received, assigned to a table for its séance, taken back or
+destroyed. Each write is an inspector's and calls one service of `tables.services.stock` or
+`tables.services.tickets`; the page is drawn again with the refusal in place.
 """
 
 from __future__ import annotations
@@ -24,13 +25,22 @@ from tables.console.floor import floor_check, inspector_check
 from tables.models import TableSession
 from tables.selectors import stock_list
 from tables.services.stock import stock_assign, stock_destroy, stock_receive, stock_return
+from tables.services.tickets import (
+    ticket_book_destroy,
+    ticket_book_list,
+    ticket_book_return,
+    ticket_books_assign,
+    ticket_books_receive,
+)
 from tables.stock_models import StockKind
+from tables.ticket_models import BOOK_SIZE, FACE_CHOICES
 
 if TYPE_CHECKING:
     from establishment.http.console import ConsoleRequest, Problem
 
 STOCK = "console/stock.html"
 NUMBERS = re.compile(r"^\s*\d{1,6}(\s*-\s*\d{1,6})?\s*$")
+SERIALS = re.compile(r"^\s*\d{1,7}(\s*-\s*\d{1,7})?\s*$")
 
 
 def numbers_parse(text: str) -> list[int]:
@@ -44,6 +54,24 @@ def numbers_parse(text: str) -> list[int]:
             raise InvalidInputError(message, fields={"numbers": [message]})
         numbers += list(range(int(first), int(last or first) + 1))
     return numbers
+
+
+def serials_parse(text: str) -> list[int]:
+    """The ticket books named by their first serials: « 1, 201 » → [1, 201]; a range of
+    serials names the books that start in it: « 201-800 » → [201, 401, 601]. Refused in words
+    when it is not such a list (a range runs upwards)."""
+    firsts: list[int] = []
+    for part in (p for p in text.split(",") if p.strip()):
+        first, dash, last = part.partition("-")
+        if not SERIALS.match(part) or int(last or first) < int(first):
+            message = _("Enter first serials and ranges separated by commas: 1, 201, 401-1000.")
+            raise InvalidInputError(message, fields={"first_serials": [message]})
+        if not dash:
+            firsts.append(int(first))
+            continue
+        start = int(first) + (-(int(first) - 1)) % BOOK_SIZE  # the first book starting in it
+        firsts += list(range(start, int(last) + 1, BOOK_SIZE))
+    return firsts
 
 
 class _StockForm(forms.Form):
@@ -62,10 +90,17 @@ def _context(request: ConsoleRequest, problem: Problem | None = None) -> dict[st
         history = list(item.assignments.all())
         here = next((a for a in history if a.returned_at is None), None)
         rows.append({"item": item, "here": here, "history": history, "used": item.sabots.all()})
+    books = []
+    for book in ticket_book_list():
+        went = list(book.assignments.all())
+        held = next((a for a in went if a.returned_at is None), None)
+        books.append({"book": book, "here": held, "history": went})
     return {
         "rows": rows,
+        "books": books,
         "seances": list(open_seances),
         "kinds": StockKind.choices,
+        "faces": FACE_CHOICES,
         "inspector": is_inspector(request.user),
         "problem": problem,
     }
@@ -120,21 +155,26 @@ def receive(request: ConsoleRequest) -> HttpResponse:
     )
 
 
+def _open_seance(request: ConsoleRequest) -> TableSession:
+    """The open séance chosen in the form (its public id)."""
+    try:
+        chosen = UUID(str(request.POST.get("table_session", "")))
+    except ValueError:
+        raise DomainError(_("Choose an open table.")) from None
+    seance = TableSession.objects.filter(public_id=chosen, closed_at__isnull=True).first()
+    if seance is None:
+        raise DomainError(_("Choose an open table."))
+    return seance
+
+
 @require_POST
 @screen.console_view
 def assign(request: ConsoleRequest) -> HttpResponse:
     post = request.POST
 
     def write() -> object:
-        try:
-            chosen = UUID(str(post.get("table_session", "")))
-        except ValueError:
-            raise DomainError(_("Choose an open table.")) from None
-        seance = TableSession.objects.filter(public_id=chosen, closed_at__isnull=True).first()
-        if seance is None:
-            raise DomainError(_("Choose an open table."))
         return stock_assign(
-            table_session=seance,
+            table_session=_open_seance(request),
             kind=post.get("kind", ""),
             numbers=numbers_parse(post.get("numbers", "")),
             assigned_by=screen.staff_of(request),
@@ -181,5 +221,88 @@ def destroy(request: ConsoleRequest) -> HttpResponse:
         request,
         lambda kind, number, by, client: stock_destroy(
             kind=kind, number=number, reason=reason, destroyed_by=by, client=client
+        ),
+    )
+
+
+# -- ticket books (arts. 59, 82–83) --------------------------------------------------------
+
+
+class _BookForm(forms.Form):
+    face = forms.TypedChoiceField(
+        label=gettext_lazy("Face value"), choices=FACE_CHOICES, coerce=int
+    )
+    first_serial = forms.IntegerField(label=gettext_lazy("First serial"), min_value=1)
+
+
+@require_POST
+@screen.console_view
+def tickets_receive(request: ConsoleRequest) -> HttpResponse:
+    post = request.POST
+    return _stock_write(
+        request,
+        lambda: ticket_books_receive(
+            face=post.get("face", ""),
+            first=post.get("first", ""),
+            last=post.get("last", ""),
+            books=post.get("books", ""),
+            received_from=post.get("received_from", ""),
+            received_by=screen.staff_of(request),
+            client=screen.client_of(request),
+        ),
+    )
+
+
+@require_POST
+@screen.console_view
+def tickets_assign(request: ConsoleRequest) -> HttpResponse:
+    post = request.POST
+    return _stock_write(
+        request,
+        lambda: ticket_books_assign(
+            table_session=_open_seance(request),
+            face=post.get("face", ""),
+            first_serials=serials_parse(post.get("first_serials", "")),
+            assigned_by=screen.staff_of(request),
+            client=screen.client_of(request),
+        ),
+    )
+
+
+def _on_book(
+    request: ConsoleRequest, write: Callable[[int, int, Any, str], object]
+) -> HttpResponse:
+    """A write on one ticket book (its face value and first serial posted): `write` is given
+    them, who acts and from where."""
+
+    def run() -> object:
+        form = _BookForm(request.POST)
+        if not form.is_valid():
+            raise DomainError(_("Say which ticket book: its face value and its first serial."))
+        face, first = form.cleaned_data["face"], form.cleaned_data["first_serial"]
+        return write(face, first, screen.staff_of(request), screen.client_of(request))
+
+    return _stock_write(request, run)
+
+
+@require_POST
+@screen.console_view
+def tickets_return(request: ConsoleRequest) -> HttpResponse:
+    return _on_book(
+        request,
+        lambda face, first, by, client: ticket_book_return(
+            face=face, first_serial=first, returned_by=by, client=client
+        ),
+    )
+
+
+@require_POST
+@screen.console_view
+def tickets_destroy(request: ConsoleRequest) -> HttpResponse:
+    reason = request.POST.get("reason", "")
+    return _on_book(
+        request,
+        lambda face, first, by, client: ticket_book_destroy(
+            face=face, first_serial=first, reason=reason, destroyed_by=by, client=client
         ),
     )

@@ -38,6 +38,7 @@ from tables.services.corrections import open_coup_void
 from tables.services.journal import Journal, journal_advance, journal_get, last_seq_get
 from tables.services.recording import TableInterruptedError, consequences_book
 from tables.services.stock import stock_return_all
+from tables.services.tickets import ticket_books_return_all
 from tables.services.writing import JournalWrite, reasoned_writer, supervise_check
 
 if TYPE_CHECKING:
@@ -183,6 +184,7 @@ def _close_locked(
     )
     Sabot.objects.filter(table_session=locked, closed_at__isnull=True).update(closed_at=now)
     returned = stock_return_all(locked, user, now)  # model 19: the numbers come back
+    ticket_books_return_all(locked, user, now)  # and the ticket books (model 11, col. 4–5)
     locked.closed_at = now
     locked.closed_by = user
     fields = ["closed_at", "closed_by"]
