@@ -30,6 +30,9 @@ EXTRA_TABLES = (11, 12, 13, 14, 17)  # chemin de fer tables, one per test that n
 STOCK_TABLE = 17  # the numbered sabots at a table (test_registers.py)
 FRENCH = ("croupier-fr", 15)  # a croupier who works in French, at a chemin de fer table of his own
 NIGHT = 16  # a chemin de fer table for the night on the floor: reliefs, the door (test_night.py)
+# A chemin de fer table opened while the house tore tickets (test_registers.py); the house goes
+# back to the machine at once, so that no other séance keeps tickets.
+TICKETS_TABLE = 18
 # Tables opened with a worked example's settings and seating, fresh (no first banker yet), for
 # the examples the demo tables cannot replay: (table number, examples file). Their players are
 # `E<number>-<id of the example>`.
@@ -122,6 +125,15 @@ staff_assign(table_session=ts, staff=croupier_of(%(night)r), role=AssignmentRole
 changeur = User.objects.create_user("changeur%(night)s", password="changeur%(night)s-demo")
 changeur.groups.add(Group.objects.get(name="changeur"))
 staff_assign(table_session=ts, staff=changeur, role=AssignmentRole.CHANGEUR, assigned_by=manager)
+from establishment.house import house_settings_change
+house_settings_change(changed_by=manager, reason="A table tears tickets", levy_record="tickets")
+table = table_create(number=%(tickets)r, game=demo.game, settings=demo.settings, seat_count=12,
+                     created_by=manager)
+ts = table_session_open(table=table, gaming_session=session, opened_by=manager,
+                        seats={n: codes[n - 1] for n in range(1, 7)}, standing=codes[6:8])
+staff_assign(table_session=ts, staff=croupier_of(%(tickets)r), role=AssignmentRole.CROUPIER,
+             assigned_by=manager)
+house_settings_change(changed_by=manager, reason="Back to the machine", levy_record="machine")
 """
 
 
@@ -152,6 +164,7 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
                 "french": FRENCH[0],
                 "french_table": FRENCH[1],
                 "night": NIGHT,
+                "tickets": TICKETS_TABLE,
             },
         ],
         cwd=ROOT,
