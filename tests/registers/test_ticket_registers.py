@@ -54,7 +54,8 @@ def _banker_wins(at: Croupier) -> Coup:
 
 
 def _frozen(floor: Floor, capture: Capture) -> list[dict[str, Any]]:
-    """The night closed and settled, every table counted: each séance's model 11."""
+    """The night closed and settled, every table counted, each count's commit callbacks run:
+    each séance's model 11."""
     with capture(execute=True):
         for seance in TableSession.objects.filter(closed_at__isnull=True):
             table_session_close(table_session=seance, user=floor.manager)
@@ -62,15 +63,16 @@ def _frozen(floor: Floor, capture: Capture) -> list[dict[str, Any]]:
     report = SettlementReport.objects.get(gaming_session=floor.gaming_session)
     witness = UserFactory.create(roles=[Role.INSPECTOR])
     for row in json.loads(report.content)["tables"]:
-        cagnotte_count_record(
-            report=report,
-            table=TableSession.objects.get(public_id=row["table_session"]).table,
-            counted_chips=row["cagnotte_expected"],
-            counted_by=floor.manager,
-            password="password",
-            witness=witness,
-            witness_password="password",
-        )
+        with capture(execute=True):  # the worker that freezes the séance's model 11
+            cagnotte_count_record(
+                report=report,
+                table=TableSession.objects.get(public_id=row["table_session"]).table,
+                counted_chips=row["cagnotte_expected"],
+                counted_by=floor.manager,
+                password="password",
+                witness=witness,
+                witness_password="password",
+            )
     return [json.loads(r.content) for r in Register.objects.filter(kind="model_11")]
 
 
