@@ -11,21 +11,17 @@ serials 200(k-1)+1 to 200k, so a book is named by its face value and its first s
 
 from __future__ import annotations
 
-import uuid
-
 from django.db import models
 from django.db.models import F, Q
 from django.db.models.lookups import Exact
 from django.utils.translation import gettext_lazy as _
 
 from establishment.models import (
-    at_and_by_together,
     at_least,
-    ends_after_start,
-    one_open,
     protected_fk,
     staff_member,
 )
+from tables.stock_models import HouseStock, SeanceAssignment, one_table_at_a_time, seance_of
 from tables.tickets import FACE_VALUES
 
 __all__ = [
@@ -58,23 +54,18 @@ def cents_text(cents: int, currency: str = "EUR") -> str:
 FACE_CHOICES = [(face, cents_text(face)) for face in FACE_VALUES]
 
 
-class TicketBook(models.Model):
+class TicketBook(HouseStock):
     """A book of 200 tickets of one face value in the house's stock (docs/registers.md,
     "Tickets"): received, assigned to a table for a séance, returned (a partly used book goes
     back to stock and may go out again), or destroyed. A book is never at two tables at once
     (`TicketBookAssignment`)."""
 
-    public_id = models.UUIDField(default=uuid.uuid4, unique=True, editable=False)
     face_cents = models.PositiveIntegerField(_("face value"), choices=FACE_CHOICES)
     first_serial = models.PositiveIntegerField(_("first serial"))
-    received_at = models.DateTimeField(_("received at"))
     received_by = staff_member("ticket_books_received", _("received by"))
-    received_from = models.CharField(_("received from"), max_length=200)
-    destroyed_at = models.DateTimeField(_("destroyed at"), null=True, blank=True)
     destroyed_by = staff_member("ticket_books_destroyed", _("destroyed by"), optional=True)
-    destroyed_reason = models.TextField(_("reason for the destruction"), blank=True, default="")
 
-    class Meta:
+    class Meta(HouseStock.Meta):
         ordering = ["face_cents", "first_serial"]
         verbose_name = _("ticket book")
         verbose_name_plural = _("ticket books")
@@ -95,9 +86,7 @@ class TicketBook(models.Model):
                 condition=Exact(F("first_serial") % BOOK_SIZE, 1),
                 name="tables_ticketbook_books_of_200",
             ),
-            at_and_by_together(
-                "destroyed_at", "destroyed_by", "tables_ticketbook_destroyed_at_and_by_together"
-            ),
+            *HouseStock.Meta.constraints,
         ]
 
     def __str__(self) -> str:
@@ -108,43 +97,21 @@ class TicketBook(models.Model):
         return self.first_serial + BOOK_SIZE - 1
 
 
-class TicketBookAssignment(models.Model):
+class TicketBookAssignment(SeanceAssignment):
     """A ticket book at a table for a séance, from its assignment to its return (model 11,
     columns 4–5)."""
 
+    stock_field = "book"
+
     book = protected_fk(TicketBook, "assignments", _("ticket book"))
-    # By name: the table's models import this module (tables/models.py).
-    table_session = models.ForeignKey(
-        "tables.TableSession",
-        on_delete=models.PROTECT,
-        related_name="ticket_book_assignments",
-        verbose_name=_("table session"),
-    )
-    assigned_at = models.DateTimeField(_("assigned at"))
+    table_session = seance_of("ticket_book_assignments")
     assigned_by = staff_member("ticket_books_assigned", _("assigned by"))
-    returned_at = models.DateTimeField(_("returned at"), null=True, blank=True)
     returned_by = staff_member("ticket_books_returned", _("returned by"), optional=True)
 
-    class Meta:
-        ordering = ["table_session", "assigned_at", "pk"]
+    class Meta(SeanceAssignment.Meta):
         verbose_name = _("assignment of a ticket book")
         verbose_name_plural = _("assignments of ticket books")
         constraints = [
-            one_open(
-                ["book"],
-                "tables_ticketbookassignment_one_table_at_a_time",
-                _("This ticket book is already at a table."),
-                end="returned_at",
-            ),
-            at_and_by_together(
-                "returned_at",
-                "returned_by",
-                "tables_ticketbookassignment_returned_at_and_by_together",
-            ),
-            ends_after_start(
-                "returned_at", "assigned_at", "tables_ticketbookassignment_returned_after_assigned"
-            ),
+            one_table_at_a_time("book", _("This ticket book is already at a table.")),
+            *SeanceAssignment.Meta.constraints,
         ]
-
-    def __str__(self) -> str:
-        return f"{self.book} at {self.table_session}"

@@ -4,23 +4,25 @@ inspector or a manager writes; whoever sees the floor reads."""
 
 from __future__ import annotations
 
-from typing import Any, ClassVar
+from typing import Any
 
 from django.contrib.auth.models import User
-from rest_framework import serializers, status
+from django.db.models import QuerySet
+from rest_framework import serializers
 from rest_framework.request import Request
 from rest_framework.response import Response
-from rest_framework.views import APIView
 
-from establishment.errors import NotFoundError
-from establishment.http.fields import client_of
 from establishment.http.pagination import ListApi, list_api
-from establishment.http.permissions import as_user
 from establishment.http.schema import post_schema
-from establishment.http.serializers import allowed_body
 from establishment.roles import SUPERVISORS, Role
 from establishment.staff import role_required
-from tables.models import TableSession
+from tables.api.inventory import (
+    ASSIGNMENT_FIELDS,
+    HOUSE_STOCK_FIELDS,
+    SeanceAssignmentSerializer,
+    StockWriteApi,
+    open_seance_get,
+)
 from tables.selectors import stock_list
 from tables.services.stock import stock_assign, stock_destroy, stock_receive, stock_return
 from tables.stock_models import StockAssignment, StockItem, StockKind
@@ -29,13 +31,10 @@ TAGS = ["numbered sabots and packs"]
 FLOOR_READERS = SUPERVISORS | frozenset({Role.AUDITOR})
 
 
-class AssignmentSerializer(serializers.ModelSerializer[StockAssignment]):
-    table = serializers.IntegerField(source="table_session.table.number", read_only=True)
-    table_session = serializers.UUIDField(source="table_session.public_id", read_only=True)
-
+class AssignmentSerializer(SeanceAssignmentSerializer):
     class Meta:
         model = StockAssignment
-        fields = ["table", "table_session", "assigned_at", "returned_at"]
+        fields = ASSIGNMENT_FIELDS
 
 
 class StockItemSerializer(serializers.ModelSerializer[StockItem]):
@@ -44,17 +43,7 @@ class StockItemSerializer(serializers.ModelSerializer[StockItem]):
 
     class Meta:
         model = StockItem
-        fields = [
-            "kind",
-            "number",
-            "decks",
-            "received_at",
-            "received_from",
-            "destroyed_at",
-            "destroyed_reason",
-            "assignments",
-            "used",
-        ]
+        fields = ["kind", "number", "decks", *HOUSE_STOCK_FIELDS, "used"]
 
     def get_used(self, item: StockItem) -> bool:
         return bool(item.sabots.all())
@@ -93,21 +82,13 @@ class _Destruction(_One):
     reason = serializers.CharField(max_length=500)
 
 
-class _StockWriteApi(APIView):
-    """A write on the stock: the caller's role first (an inspector or a manager), his body, one
-    service; the answer is the numbers it touched, as the list shows them."""
+class _StockWriteApi(StockWriteApi):
+    """A write on the numbered sabots and packs; the answer is the numbers it touched."""
 
-    InputSerializer: ClassVar[type[serializers.Serializer[Any]]]
-    what: ClassVar[str]
+    Answer = StockItemSerializer
 
-    def write(self, body: dict[str, Any], by: User, client: str) -> list[StockItem]:
-        raise NotImplementedError
-
-    def post(self, request: Request) -> Response:
-        body = allowed_body(self.InputSerializer, request, SUPERVISORS, self.what)
-        items = self.write(body, as_user(request.user), client_of(request))
-        found = stock_list().filter(pk__in=[i.pk for i in items])
-        return Response(StockItemSerializer(found, many=True).data, status=status.HTTP_201_CREATED)
+    def listed(self) -> QuerySet[StockItem]:
+        return stock_list()
 
 
 ANSWER = {201: StockItemSerializer(many=True)}
@@ -132,11 +113,7 @@ class StockAssignApi(_StockWriteApi):
     what = "assign sabots"
 
     def write(self, body: dict[str, Any], by: User, client: str) -> list[StockItem]:
-        seance = TableSession.objects.filter(
-            public_id=body.pop("table_session"), closed_at__isnull=True
-        ).first()
-        if seance is None:
-            raise NotFoundError("No such open table session.")
+        seance = open_seance_get(body.pop("table_session"))
         assigned = stock_assign(table_session=seance, **body, assigned_by=by, client=client)
         return [a.item for a in assigned]
 

@@ -7,28 +7,29 @@ books, whoever sees the table session reads its tickets. Face values are in cent
 
 from __future__ import annotations
 
-from typing import Any, ClassVar
+from typing import Any
 from uuid import UUID
 
 from django.contrib.auth.models import User
 from django.db.models import Q, QuerySet
 from drf_spectacular.utils import extend_schema_field
-from rest_framework import serializers, status
+from rest_framework import serializers
 from rest_framework.request import Request
 from rest_framework.response import Response
-from rest_framework.views import APIView
 
-from establishment.errors import NotFoundError
-from establishment.http.fields import client_of
 from establishment.http.pagination import ListApi, list_api
-from establishment.http.permissions import as_user
 from establishment.http.schema import post_schema
-from establishment.http.serializers import allowed_body
-from establishment.roles import SUPERVISORS
 from establishment.staff import role_required
 from tables.api.access import visible_table_session_get
+from tables.api.inventory import (
+    ASSIGNMENT_FIELDS,
+    HOUSE_STOCK_FIELDS,
+    SeanceAssignmentSerializer,
+    StockWriteApi,
+    open_seance_get,
+)
 from tables.api.stock import FLOOR_READERS
-from tables.models import Coup, TableSession
+from tables.models import Coup
 from tables.selectors import coup_list
 from tables.services.tickets import (
     SeanceTickets,
@@ -46,13 +47,10 @@ TAGS = ["ticket books"]
 FACES = [(face, str(face)) for face in FACE_VALUES]
 
 
-class BookAssignmentSerializer(serializers.ModelSerializer[TicketBookAssignment]):
-    table = serializers.IntegerField(source="table_session.table.number", read_only=True)
-    table_session = serializers.UUIDField(source="table_session.public_id", read_only=True)
-
+class BookAssignmentSerializer(SeanceAssignmentSerializer):
     class Meta:
         model = TicketBookAssignment
-        fields = ["table", "table_session", "assigned_at", "returned_at"]
+        fields = ASSIGNMENT_FIELDS
 
 
 class TicketBookSerializer(serializers.ModelSerializer[TicketBook]):
@@ -62,16 +60,7 @@ class TicketBookSerializer(serializers.ModelSerializer[TicketBook]):
 
     class Meta:
         model = TicketBook
-        fields = [
-            "face",
-            "first_serial",
-            "last_serial",
-            "received_at",
-            "received_from",
-            "destroyed_at",
-            "destroyed_reason",
-            "assignments",
-        ]
+        fields = ["face", "first_serial", "last_serial", *HOUSE_STOCK_FIELDS]
 
 
 @list_api(TicketBookSerializer, tags=TAGS)
@@ -121,21 +110,13 @@ class _BookDestruction(_OneBook):
     reason = serializers.CharField(max_length=500)
 
 
-class _BookWriteApi(APIView):
-    """A write on the ticket books: the caller's role first (an inspector or a manager), his
-    body, one service; the answer is the books it touched, as the list shows them."""
+class _BookWriteApi(StockWriteApi):
+    """A write on the ticket books; the answer is the books it touched."""
 
-    InputSerializer: ClassVar[type[serializers.Serializer[Any]]]
-    what: ClassVar[str]
+    Answer = TicketBookSerializer
 
-    def write(self, body: dict[str, Any], by: User, client: str) -> list[TicketBook]:
-        raise NotImplementedError
-
-    def post(self, request: Request) -> Response:
-        body = allowed_body(self.InputSerializer, request, SUPERVISORS, self.what)
-        books = self.write(body, as_user(request.user), client_of(request))
-        found = ticket_book_list().filter(pk__in=[b.pk for b in books])
-        return Response(TicketBookSerializer(found, many=True).data, status=status.HTTP_201_CREATED)
+    def listed(self) -> QuerySet[TicketBook]:
+        return ticket_book_list()
 
 
 ANSWER = {201: TicketBookSerializer(many=True)}
@@ -162,11 +143,7 @@ class TicketBookAssignApi(_BookWriteApi):
     what = "assign ticket books"
 
     def write(self, body: dict[str, Any], by: User, client: str) -> list[TicketBook]:
-        seance = TableSession.objects.filter(
-            public_id=body.pop("table_session"), closed_at__isnull=True
-        ).first()
-        if seance is None:
-            raise NotFoundError("No such open table session.")
+        seance = open_seance_get(body.pop("table_session"))
         assigned = ticket_books_assign(table_session=seance, **body, assigned_by=by, client=client)
         return [a.book for a in assigned]
 

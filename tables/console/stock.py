@@ -18,12 +18,13 @@ from django.urls import reverse
 from django.utils.translation import gettext as _, gettext_lazy
 from django.views.decorators.http import require_GET, require_POST
 
-from establishment.errors import DomainError, InvalidInputError
+from establishment.errors import DomainError
 from establishment.http import console as screen
 from tables.console.access import is_inspector
 from tables.console.floor import floor_check, inspector_check
 from tables.models import TableSession
 from tables.selectors import stock_list
+from tables.services.inventory import ranges_parse
 from tables.services.stock import stock_assign, stock_destroy, stock_receive, stock_return
 from tables.services.tickets import (
     ticket_book_destroy,
@@ -46,31 +47,23 @@ SERIALS = re.compile(r"^\s*\d{1,7}(\s*-\s*\d{1,7})?\s*$")
 def numbers_parse(text: str) -> list[int]:
     """« 3, 4, 7-9 » → [3, 4, 7, 8, 9]; refused in words when it is not such a list (a range
     runs upwards, at most 1000 numbers)."""
-    numbers: list[int] = []
-    for part in (p for p in text.split(",") if p.strip()):
-        first, _dash, last = part.partition("-")
-        if not NUMBERS.match(part) or not 0 <= int(last or first) - int(first) < 1000:
-            message = _("Enter numbers and ranges separated by commas: 3, 4, 7-9.")
-            raise InvalidInputError(message, fields={"numbers": [message]})
-        numbers += list(range(int(first), int(last or first) + 1))
-    return numbers
+    message = _("Enter numbers and ranges separated by commas: 3, 4, 7-9.")
+    parts = ranges_parse(text, pattern=NUMBERS, field="numbers", message=message, most=1000)
+    return [n for first, last in parts for n in range(first, (last or first) + 1)]
 
 
 def serials_parse(text: str) -> list[int]:
     """The ticket books named by their first serials: « 1, 201 » → [1, 201]; a range of
     serials names the books that start in it: « 201-800 » → [201, 401, 601]. Refused in words
     when it is not such a list (a range runs upwards)."""
+    message = _("Enter first serials and ranges separated by commas: 1, 201, 401-1000.")
     firsts: list[int] = []
-    for part in (p for p in text.split(",") if p.strip()):
-        first, dash, last = part.partition("-")
-        if not SERIALS.match(part) or int(last or first) < int(first):
-            message = _("Enter first serials and ranges separated by commas: 1, 201, 401-1000.")
-            raise InvalidInputError(message, fields={"first_serials": [message]})
-        if not dash:
-            firsts.append(int(first))
+    for first, last in ranges_parse(text, pattern=SERIALS, field="first_serials", message=message):
+        if last is None:
+            firsts.append(first)
             continue
-        start = int(first) + (-(int(first) - 1)) % BOOK_SIZE  # the first book starting in it
-        firsts += list(range(start, int(last) + 1, BOOK_SIZE))
+        start = first + (-(first - 1)) % BOOK_SIZE  # the first book starting in it
+        firsts += list(range(start, last + 1, BOOK_SIZE))
     return firsts
 
 
@@ -89,12 +82,15 @@ def _context(request: ConsoleRequest, problem: Problem | None = None) -> dict[st
     for item in stock_list():
         history = list(item.assignments.all())
         here = next((a for a in history if a.returned_at is None), None)
-        rows.append({"item": item, "here": here, "history": history, "used": item.sabots.all()})
+        keys = [("kind", item.kind), ("number", item.number)]
+        used = item.sabots.all()
+        rows.append({"item": item, "here": here, "history": history, "used": used, "keys": keys})
     books = []
     for book in ticket_book_list():
         went = list(book.assignments.all())
         held = next((a for a in went if a.returned_at is None), None)
-        books.append({"book": book, "here": held, "history": went})
+        keys = [("face", book.face_cents), ("first_serial", book.first_serial)]
+        books.append({"book": book, "here": held, "history": went, "keys": keys})
     return {
         "rows": rows,
         "books": books,
@@ -184,22 +180,31 @@ def assign(request: ConsoleRequest) -> HttpResponse:
     return _stock_write(request, write)
 
 
-def _one(request: ConsoleRequest) -> tuple[str, int]:
-    form = _StockForm(request.POST)
-    if not form.is_valid() or form.cleaned_data["number"] is None:
-        raise DomainError(_("Say which sabot or pack: its kind and its number."))
-    return form.cleaned_data["kind"], form.cleaned_data["number"]
+def _on_item(
+    request: ConsoleRequest,
+    form_class: type[forms.Form],
+    refusal: str,
+    write: Callable[[Any, Any, Any, str], object],
+) -> HttpResponse:
+    """A write on one item of stock named by the two fields of `form_class` posted (a kind and
+    a number; a face value and a first serial), refused in the words of `refusal` when they
+    are not: `write` is given them, who acts and from where."""
+
+    def run() -> object:
+        form = form_class(request.POST)
+        named = [form.cleaned_data.get(name) for name in form.fields] if form.is_valid() else []
+        if len(named) != 2 or None in named:
+            raise DomainError(refusal)
+        which, number = named
+        return write(which, number, screen.staff_of(request), screen.client_of(request))
+
+    return _stock_write(request, run)
 
 
 def _on_one(request: ConsoleRequest, write: Callable[[str, int, Any, str], object]) -> HttpResponse:
-    """A write on one numbered sabot or pack (its kind and number posted): `write` is given
-    them, who acts and from where."""
-
-    def run() -> object:
-        kind, number = _one(request)
-        return write(kind, number, screen.staff_of(request), screen.client_of(request))
-
-    return _stock_write(request, run)
+    """A write on one numbered sabot or pack (its kind and number posted)."""
+    refusal = _("Say which sabot or pack: its kind and its number.")
+    return _on_item(request, _StockForm, refusal, write)
 
 
 @require_POST
@@ -272,17 +277,9 @@ def tickets_assign(request: ConsoleRequest) -> HttpResponse:
 def _on_book(
     request: ConsoleRequest, write: Callable[[int, int, Any, str], object]
 ) -> HttpResponse:
-    """A write on one ticket book (its face value and first serial posted): `write` is given
-    them, who acts and from where."""
-
-    def run() -> object:
-        form = _BookForm(request.POST)
-        if not form.is_valid():
-            raise DomainError(_("Say which ticket book: its face value and its first serial."))
-        face, first = form.cleaned_data["face"], form.cleaned_data["first_serial"]
-        return write(face, first, screen.staff_of(request), screen.client_of(request))
-
-    return _stock_write(request, run)
+    """A write on one ticket book (its face value and first serial posted)."""
+    refusal = _("Say which ticket book: its face value and its first serial.")
+    return _on_item(request, _BookForm, refusal, write)
 
 
 @require_POST

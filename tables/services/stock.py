@@ -7,47 +7,60 @@ naming the table where the number is.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
-from typing import TYPE_CHECKING, Any, TypeVar
+from collections.abc import Iterable
+from typing import TYPE_CHECKING, Any
 
-from django.db import IntegrityError, transaction
+from django.db import transaction
 from django.utils import timezone
-from django.utils.translation import gettext as _
+from django.utils.translation import gettext as _, gettext_lazy
 
 from establishment.door import Fields
-from establishment.errors import DomainError, ErrorCode, InvalidStateError
 from establishment.roles import SUPERVISORS
 from establishment.services import audit
 from establishment.staff import role_required
 from tables.models import Sabot, TableSession
+from tables.services import inventory
+from tables.services.inventory import StockBusyError
 from tables.services.writing import open_table_session_lock
 from tables.stock_models import StockAssignment, StockItem, StockKind
 
 if TYPE_CHECKING:
     from django.contrib.auth.models import User
 
-_T = TypeVar("_T")
+__all__ = [
+    "RECEIVE_MOST",
+    "STOCK",
+    "StockBusyError",
+    "stock_assign",
+    "stock_destroy",
+    "stock_for_new_shoe",
+    "stock_receive",
+    "stock_return",
+    "stock_return_all",
+]
 
 # At most this many numbers received at once (a delivery of cards, not a typo of a range).
 RECEIVE_MOST = 1000
 
 
-class StockBusyError(DomainError):
-    """The number cannot go where it was sent: at a table already, used, or destroyed."""
-
-    code = ErrorCode.STOCK_UNAVAILABLE
-    http_status = 409
+def _label(item: StockItem) -> str:
+    return _("%(kind)s %(number)d") % {"kind": StockKind(item.kind).label, "number": item.number}
 
 
-def _written_once(write: Callable[[], _T], refusal: str) -> _T:
-    """Rows written in one go: another screen that wrote the same numbers in the same instant
-    makes the unique indexes refuse (in the words of `refusal`), and nothing of this write is
-    kept."""
-    try:
-        with transaction.atomic():
-            return write()
-    except IntegrityError:
-        raise StockBusyError(refusal) from None
+# The numbered sabots and packs as one of the house's stocks (`tables.services.inventory`).
+STOCK = inventory.Stock(
+    items=StockItem,
+    assignments=StockAssignment,
+    label=_label,
+    details=lambda item: {"number": item.number},
+    words=inventory.Words(
+        name="item",
+        at_table=gettext_lazy("%(item)s is at table %(table)s: return it first."),
+        destroyed=gettext_lazy("%(item)s was destroyed."),
+        not_at_table=gettext_lazy("%(item)s is not at a table."),
+        destroyed_already=gettext_lazy("%(item)s was destroyed already."),
+    ),
+)
 
 
 @transaction.atomic
@@ -91,7 +104,7 @@ def stock_receive(
         )
     now = timezone.now()
     delivery = {"decks": decks, "received_from": received_from}
-    items = _written_once(
+    items = inventory.written_once(
         lambda: StockItem.objects.bulk_create(
             StockItem(kind=kind, number=n, received_at=now, received_by=received_by, **delivery)
             for n in numbers
@@ -119,24 +132,6 @@ def _item_locked(kind: str, number: int) -> StockItem:
     return item
 
 
-def _held_locked(items: Iterable[StockItem]) -> dict[int, StockAssignment]:
-    """Where each of `items` is now (its open assignment, locked), by item."""
-    open_ones = StockAssignment.objects.select_for_update().filter(
-        item__in=list(items), returned_at__isnull=True
-    )
-    return {a.item_id: a for a in open_ones.select_related("table_session__table")}
-
-
-def _refuse_if_held(item: StockItem, held: StockAssignment | None) -> None:
-    if held is not None:
-        raise StockBusyError(
-            _("%(item)s is at table %(table)s: return it first.")
-            % {"item": _label(item), "table": held.table_session.table.number},
-            number=item.number,
-            table=held.table_session.table.number,
-        )
-
-
 def _free_items_locked(kind: str, numbers: list[int]) -> list[StockItem]:
     """The numbers, locked, in the order given (three queries however many): refused at the
     first one missing, destroyed, used for a shoe or at a table."""
@@ -149,26 +144,15 @@ def _free_items_locked(kind: str, numbers: list[int]) -> list[StockItem]:
             "stock_item_id", flat=True
         )
     )
-    held = _held_locked(items.values())
-    for number in numbers:
-        item = items.get(number)
-        if item is None:
-            raise _missing(kind, number)
-        if item.destroyed_at is not None:
-            raise StockBusyError(
-                _("%(item)s was destroyed.") % {"item": _label(item)}, number=number
-            )
+
+    def unused(item: StockItem) -> None:
         if item.pk in used:
             raise StockBusyError(
                 _("%(item)s has been used for a shoe already.") % {"item": _label(item)},
-                number=number,
+                number=item.number,
             )
-        _refuse_if_held(item, held.get(item.pk))
-    return [items[number] for number in numbers]
 
-
-def _label(item: StockItem) -> str:
-    return _("%(kind)s %(number)d") % {"kind": StockKind(item.kind).label, "number": item.number}
+    return inventory.free_locked(STOCK, items, numbers, lambda n: _missing(kind, n), unused)
 
 
 @transaction.atomic
@@ -192,23 +176,20 @@ def stock_assign(
     fields.refuse_if_any()
     locked = open_table_session_lock(table_session)
     decks = locked.settings.get("decks")
-    now = timezone.now()
-    assignments: list[StockAssignment] = []
-    for item in _free_items_locked(kind, wanted):
+    items = _free_items_locked(kind, wanted)
+    for item in items:
         if isinstance(decks, int) and item.decks != decks:
             raise StockBusyError(
                 _("%(item)s holds %(held)d decks; this table plays with %(decks)d.")
                 % {"item": _label(item), "held": item.decks, "decks": decks},
                 number=item.number,
             )
-        assignments.append(
-            StockAssignment(
-                item=item, table_session=locked, assigned_at=now, assigned_by=assigned_by
-            )
-        )
-    _written_once(
-        lambda: StockAssignment.objects.bulk_create(assignments),
-        _("Someone assigned one of these numbers at the same moment; look again."),
+    assignments = inventory.assignments_create(
+        STOCK,
+        items,
+        table_session=locked,
+        assigned_by=assigned_by,
+        refusal=_("Someone assigned one of these numbers at the same moment; look again."),
     )
     audit(
         user=assigned_by, action="stock_assign", table_session=locked, client=client, numbers=wanted
@@ -216,26 +197,11 @@ def stock_assign(
     return assignments
 
 
-def _returned(assignments: Iterable[StockAssignment], by: User, now: Any) -> list[int]:
-    """The assignments ended at `now` by `by`, in one statement: the numbers come back."""
-    ended = list(assignments)
-    StockAssignment.objects.filter(pk__in=[a.pk for a in ended]).update(
-        returned_at=now, returned_by=by
-    )
-    return sorted(a.item.number for a in ended)
-
-
 @transaction.atomic
 def stock_return(*, kind: str, number: int, returned_by: User, client: str = "") -> StockAssignment:
     """Take a numbered sabot or pack back from the table it is at (an inspector or a manager)."""
     role_required(returned_by, SUPERVISORS, "take sabots and packs back")
-    item = _item_locked(kind, number)
-    held = _held_locked([item]).get(item.pk)
-    if held is None:
-        raise StockBusyError(
-            _("%(item)s is not at a table.") % {"item": _label(item)}, number=item.number
-        )
-    _returned([held], returned_by, timezone.now())
+    held = inventory.one_returned(STOCK, _item_locked(kind, number), returned_by)
     audit(
         user=returned_by,
         action="stock_return",
@@ -250,12 +216,8 @@ def stock_return(*, kind: str, number: int, returned_by: User, client: str = "")
 def stock_return_all(table_session: TableSession, returned_by: User, now: Any) -> list[int]:
     """At the close of a séance: every number still at the table comes back (in the caller's
     transaction, the table's row locked)."""
-    held = (
-        StockAssignment.objects.select_for_update()
-        .filter(table_session=table_session, returned_at__isnull=True)
-        .select_related("item")
-    )
-    return _returned(held, returned_by, now)
+    ended = inventory.all_returned(STOCK, table_session, returned_by, now)
+    return sorted(a.item.number for a in ended)
 
 
 @transaction.atomic
@@ -265,17 +227,8 @@ def stock_destroy(
     """Destroy a numbered sabot or pack (an inspector or a manager), with the reason; never one
     that is at a table."""
     role_required(destroyed_by, SUPERVISORS, "destroy sabots and packs")
-    fields = Fields()
-    reason = fields.text("reason", reason, max_length=500)
-    fields.refuse_if_any()
-    item = _item_locked(kind, number)
-    if item.destroyed_at is not None:
-        raise InvalidStateError(_("%(item)s was destroyed already.") % {"item": _label(item)})
-    _refuse_if_held(item, _held_locked([item]).get(item.pk))
-    item.destroyed_at = timezone.now()
-    item.destroyed_by = destroyed_by
-    item.destroyed_reason = reason
-    item.save(update_fields=["destroyed_at", "destroyed_by", "destroyed_reason"])
+    reason = inventory.destruction_reason(reason)
+    item = inventory.destroyed(STOCK, _item_locked(kind, number), reason=reason, by=destroyed_by)
     audit(
         user=destroyed_by,
         action="stock_destroy",

@@ -13,14 +13,14 @@ the face values of the books at the table).
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
+from collections.abc import Iterable
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, TypeVar
+from typing import TYPE_CHECKING, Any
 
-from django.db import IntegrityError, transaction
+from django.db import transaction
 from django.db.models import FilteredRelation, Prefetch, Q, QuerySet
 from django.utils import timezone
-from django.utils.translation import gettext as _
+from django.utils.translation import gettext as _, gettext_lazy
 
 from establishment.door import Fields
 from establishment.errors import InvalidStateError
@@ -30,7 +30,8 @@ from establishment.services import audit
 from establishment.staff import role_required
 from tables.memo import Memo
 from tables.models import TableSession
-from tables.services.stock import StockBusyError
+from tables.services import inventory
+from tables.services.inventory import StockBusyError
 from tables.services.writing import open_table_session_lock
 from tables.ticket_models import (
     BOOK_SIZE,
@@ -44,8 +45,6 @@ from tables.tickets import FACE_VALUES, MOST_FACES_AT_A_TABLE, Tickets, tickets_
 
 if TYPE_CHECKING:
     from django.contrib.auth.models import User
-
-_T = TypeVar("_T")
 
 # At most this many books received at once (a delivery from the printer, not a typo of a range).
 RECEIVE_MOST = 500
@@ -71,6 +70,22 @@ def book_label(face: int, first_serial: int) -> str:
 
 def _label(book: TicketBook) -> str:
     return book_label(book.face_cents, book.first_serial)
+
+
+# The ticket books as one of the house's stocks (`tables.services.inventory`).
+BOOKS = inventory.Stock(
+    items=TicketBook,
+    assignments=TicketBookAssignment,
+    label=_label,
+    details=lambda book: {"face": book.face_cents, "first_serial": book.first_serial},
+    words=inventory.Words(
+        name="book",
+        at_table=gettext_lazy("%(book)s is at table %(table)s: return it first."),
+        destroyed=gettext_lazy("%(book)s was destroyed."),
+        not_at_table=gettext_lazy("%(book)s is not at a table."),
+        destroyed_already=gettext_lazy("%(book)s was destroyed already."),
+    ),
+)
 
 
 def _face(fields: Fields, value: Any) -> int:
@@ -149,17 +164,6 @@ def _delivery_firsts(fields: Fields, first: int, last: Any, books: Any) -> list[
     return firsts
 
 
-def _written_once(write: Callable[[], _T], refusal: str) -> _T:
-    """Rows written in one go: another screen that wrote the same books in the same instant
-    makes the unique indexes refuse (in the words of `refusal`), and nothing of this write is
-    kept."""
-    try:
-        with transaction.atomic():
-            return write()
-    except IntegrityError:
-        raise StockBusyError(refusal) from None
-
-
 @transaction.atomic
 def ticket_books_receive(
     *,
@@ -194,7 +198,7 @@ def ticket_books_receive(
             first_serials=taken,
         )
     now = timezone.now()
-    received = _written_once(
+    received = inventory.written_once(
         lambda: TicketBook.objects.bulk_create(
             TicketBook(
                 face_cents=face,
@@ -238,26 +242,6 @@ def _book_locked(face: Any, first_serial: Any) -> TicketBook:
     return book
 
 
-def _held_locked(books: Iterable[TicketBook]) -> dict[int, TicketBookAssignment]:
-    """Where each of `books` is now (its open assignment, locked), by book."""
-    open_ones = TicketBookAssignment.objects.select_for_update().filter(
-        book__in=list(books), returned_at__isnull=True
-    )
-    return {a.book_id: a for a in open_ones.select_related("table_session__table")}
-
-
-def _refuse_if_held(book: TicketBook, held: TicketBookAssignment | None) -> None:
-    if held is not None:
-        table = held.table_session.table.number
-        raise StockBusyError(
-            _("%(book)s is at table %(table)s: return it first.")
-            % {"book": _label(book), "table": table},
-            face=book.face_cents,
-            first_serial=book.first_serial,
-            table=table,
-        )
-
-
 def _free_books_locked(face: int, firsts: list[int]) -> list[TicketBook]:
     """The books, locked, in the order given (two queries however many): refused at the first
     one missing, destroyed or at a table."""
@@ -267,19 +251,7 @@ def _free_books_locked(face: int, firsts: list[int]) -> list[TicketBook]:
             face_cents=face, first_serial__in=firsts
         )
     }
-    held = _held_locked(books.values())
-    for first_serial in firsts:
-        book = books.get(first_serial)
-        if book is None:
-            raise _missing(face, first_serial)
-        if book.destroyed_at is not None:
-            raise StockBusyError(
-                _("%(book)s was destroyed.") % {"book": _label(book)},
-                face=face,
-                first_serial=first_serial,
-            )
-        _refuse_if_held(book, held.get(book.pk))
-    return [books[n] for n in firsts]
+    return inventory.free_locked(BOOKS, books, firsts, lambda n: _missing(face, n))
 
 
 def _faces_at(table_session_id: int) -> set[int]:
@@ -337,16 +309,12 @@ def ticket_books_assign(
             },
             faces=sorted(faces),
         )
-    now = timezone.now()
-    assignments = [
-        TicketBookAssignment(
-            book=book, table_session=locked, assigned_at=now, assigned_by=assigned_by
-        )
-        for book in books
-    ]
-    _written_once(
-        lambda: TicketBookAssignment.objects.bulk_create(assignments),
-        _("Someone assigned one of these books at the same moment; look again."),
+    assignments = inventory.assignments_create(
+        BOOKS,
+        books,
+        table_session=locked,
+        assigned_by=assigned_by,
+        refusal=_("Someone assigned one of these books at the same moment; look again."),
     )
     audit(
         user=assigned_by,
@@ -359,12 +327,8 @@ def ticket_books_assign(
     return assignments
 
 
-def _returned(assignments: Iterable[TicketBookAssignment], by: User, now: Any) -> list[str]:
-    """The assignments ended at `now` by `by`, in one statement: the books come back."""
-    ended = list(assignments)
-    TicketBookAssignment.objects.filter(pk__in=[a.pk for a in ended]).update(
-        returned_at=now, returned_by=by
-    )
+def _labels(ended: Iterable[TicketBookAssignment]) -> list[str]:
+    """The books that came back, as their covers name them, in order of face and serial."""
     return [
         _label(a.book)
         for a in sorted(ended, key=lambda a: (a.book.face_cents, a.book.first_serial))
@@ -379,14 +343,7 @@ def ticket_book_return(
     back to stock and may go out again."""
     role_required(returned_by, SUPERVISORS, "take ticket books back")
     book = _book_locked(face, first_serial)
-    held = _held_locked([book]).get(book.pk)
-    if held is None:
-        raise StockBusyError(
-            _("%(book)s is not at a table.") % {"book": _label(book)},
-            face=book.face_cents,
-            first_serial=book.first_serial,
-        )
-    _returned([held], returned_by, timezone.now())
+    held = inventory.one_returned(BOOKS, book, returned_by)
     audit(
         user=returned_by,
         action="ticket_book_return",
@@ -401,12 +358,7 @@ def ticket_book_return(
 def ticket_books_return_all(table_session: TableSession, returned_by: User, now: Any) -> list[str]:
     """At the close of a séance: every ticket book still at the table comes back (in the
     caller's transaction, the table's row locked), with its sabots and packs."""
-    held = (
-        TicketBookAssignment.objects.select_for_update()
-        .filter(table_session=table_session, returned_at__isnull=True)
-        .select_related("book")
-    )
-    return _returned(held, returned_by, now)
+    return _labels(inventory.all_returned(BOOKS, table_session, returned_by, now))
 
 
 @transaction.atomic
@@ -416,17 +368,10 @@ def ticket_book_destroy(
     """Destroy a ticket book (an inspector or a manager), with the reason; never one that is
     at a table."""
     role_required(destroyed_by, SUPERVISORS, "destroy ticket books")
-    fields = Fields()
-    reason = fields.text("reason", reason, max_length=500)
-    fields.refuse_if_any()
-    book = _book_locked(face, first_serial)
-    if book.destroyed_at is not None:
-        raise InvalidStateError(_("%(book)s was destroyed already.") % {"book": _label(book)})
-    _refuse_if_held(book, _held_locked([book]).get(book.pk))
-    book.destroyed_at = timezone.now()
-    book.destroyed_by = destroyed_by
-    book.destroyed_reason = reason
-    book.save(update_fields=["destroyed_at", "destroyed_by", "destroyed_reason"])
+    reason = inventory.destruction_reason(reason)
+    book = inventory.destroyed(
+        BOOKS, _book_locked(face, first_serial), reason=reason, by=destroyed_by
+    )
     audit(
         user=destroyed_by,
         action="ticket_book_destroy",
