@@ -4,10 +4,10 @@ rule 2)."""
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, TypeVar
 
 from django.contrib.auth.models import User
-from django.db.models import Exists, OuterRef, Prefetch, QuerySet, Sum
+from django.db.models import Exists, Model, OuterRef, Prefetch, QuerySet, Sum
 
 from establishment.models import GamingSession, Player
 from ledger.models import Account, AccountKind
@@ -37,6 +37,8 @@ from tables.services.journal import (
 )
 from tables.sql import recent_coups_sql, void_flags_converted
 from tables.stock_models import StockAssignment, StockItem
+
+_Stocked = TypeVar("_Stocked", bound=Model)
 
 
 def table_list(*, active_only: bool = True) -> QuerySet[Table]:
@@ -358,18 +360,31 @@ def stock_free_numbers(*, table_session_id: int) -> list[int]:
     )
 
 
+def house_stock_list(
+    items: QuerySet[_Stocked],
+    assignments: type[Model],
+    *extra: str,
+    table_session: TableSession | None = None,
+) -> QuerySet[_Stocked]:
+    """A stock of the house (numbered sabots and packs, ticket books) with where each item has
+    been (its séances, who assigned it and took it back, in order) and `extra` relations, or
+    the items that have been at one séance."""
+    history = Prefetch(
+        "assignments",
+        queryset=assignments._default_manager.select_related(
+            "table_session__table", "assigned_by", "returned_by"
+        ).order_by("assigned_at", "pk"),
+    )
+    found = items.select_related("received_by", "destroyed_by").prefetch_related(history, *extra)
+    if table_session is not None:
+        found = found.filter(assignments__table_session=table_session).distinct()
+    return found
+
+
 def stock_list(*, table_session: TableSession | None = None) -> QuerySet[StockItem]:
     """The house's numbered sabots and packs with where each is (model 19), or those that have
     been at one séance."""
-    items = StockItem.objects.select_related("received_by", "destroyed_by").prefetch_related(
-        Prefetch(
-            "assignments",
-            queryset=StockAssignment.objects.select_related(
-                "table_session__table", "assigned_by", "returned_by"
-            ).order_by("assigned_at", "pk"),
-        ),
-        "sabots",
+    items = house_stock_list(
+        StockItem.objects.all(), StockAssignment, "sabots", table_session=table_session
     )
-    if table_session is not None:
-        items = items.filter(assignments__table_session=table_session).distinct()
     return items.order_by("kind", "number")

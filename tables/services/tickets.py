@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from django.db import transaction
-from django.db.models import FilteredRelation, Prefetch, Q, QuerySet
+from django.db.models import FilteredRelation, Q, QuerySet
 from django.utils import timezone
 from django.utils.translation import gettext as _, gettext_lazy
 
@@ -30,6 +30,7 @@ from establishment.services import audit
 from establishment.staff import role_required
 from tables.memo import Memo
 from tables.models import TableSession
+from tables.selectors import house_stock_list
 from tables.services import inventory
 from tables.services.inventory import StockBusyError
 from tables.services.writing import open_table_session_lock
@@ -389,16 +390,9 @@ def ticket_book_destroy(
 def ticket_book_list(*, table_session: TableSession | None = None) -> QuerySet[TicketBook]:
     """The house's ticket books with where each has been (model 11, columns 4–5), or those
     that have been at one séance."""
-    books = TicketBook.objects.select_related("received_by", "destroyed_by").prefetch_related(
-        Prefetch(
-            "assignments",
-            queryset=TicketBookAssignment.objects.select_related(
-                "table_session__table", "assigned_by", "returned_by"
-            ).order_by("assigned_at", "pk"),
-        )
+    books = house_stock_list(
+        TicketBook.objects.all(), TicketBookAssignment, table_session=table_session
     )
-    if table_session is not None:
-        books = books.filter(assignments__table_session=table_session).distinct()
     return books.order_by("face_cents", "first_serial")
 
 
