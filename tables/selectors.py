@@ -4,10 +4,10 @@ rule 2)."""
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any, TypeVar
+from typing import Any
 
 from django.contrib.auth.models import User
-from django.db.models import Exists, Model, OuterRef, Prefetch, QuerySet, Sum
+from django.db.models import Exists, OuterRef, Prefetch, QuerySet, Sum
 
 from establishment.models import GamingSession, Player
 from ledger.models import Account, AccountKind
@@ -28,6 +28,7 @@ from tables.models import (
     VoidRequest,
 )
 from tables.postings import table_place, table_session_place
+from tables.services.inventory import house_stock_list
 from tables.services.journal import (
     Journal,
     engine_start,
@@ -37,8 +38,6 @@ from tables.services.journal import (
 )
 from tables.sql import recent_coups_sql, void_flags_converted
 from tables.stock_models import StockAssignment, StockItem
-
-_Stocked = TypeVar("_Stocked", bound=Model)
 
 
 def table_list(*, active_only: bool = True) -> QuerySet[Table]:
@@ -358,27 +357,6 @@ def stock_free_numbers(*, table_session_id: int) -> list[int]:
         .order_by("item__number")
         .values_list("item__number", flat=True)
     )
-
-
-def house_stock_list(
-    items: QuerySet[_Stocked],
-    assignments: type[Model],
-    *extra: str,
-    table_session: TableSession | None = None,
-) -> QuerySet[_Stocked]:
-    """A stock of the house (numbered sabots and packs, ticket books) with where each item has
-    been (its séances, who assigned it and took it back, in order) and `extra` relations, or
-    the items that have been at one séance."""
-    history = Prefetch(
-        "assignments",
-        queryset=assignments._default_manager.select_related(
-            "table_session__table", "assigned_by", "returned_by"
-        ).order_by("assigned_at", "pk"),
-    )
-    found = items.select_related("received_by", "destroyed_by").prefetch_related(history, *extra)
-    if table_session is not None:
-        found = found.filter(assignments__table_session=table_session).distinct()
-    return found
 
 
 def stock_list(*, table_session: TableSession | None = None) -> QuerySet[StockItem]:

@@ -184,6 +184,10 @@
       event.detail.headers["X-Poll"] = "1";
     }
   });
+  // A poll's answer that left before the person's last write (a relief, a decision) shows the
+  // page as it was before that write: it is not drawn (the next poll brings the page as it is).
+  var pollStarted = new WeakMap();
+  var lastWrite = 0;
   document.addEventListener("htmx:beforeRequest", function (event) {
     var elt = event.detail.elt;
     if (!elt.dataset) return;
@@ -193,7 +197,14 @@
     if ((poll === "visible" && document.hidden) || (poll === "unfocused" && focused) ||
         (elt.dataset.when === "open" && !elt.open)) {
       event.preventDefault();
+      return;
     }
+    if (poll !== undefined) pollStarted.set(event.detail.xhr, Date.now());
+    else lastWrite = Date.now();
+  });
+  document.addEventListener("htmx:beforeSwap", function (event) {
+    var started = pollStarted.get(event.detail.xhr);
+    if (started !== undefined && started <= lastWrite) event.detail.shouldSwap = false;
   });
 
   // The second tap of a double tap lands where the first did, on the controls just drawn

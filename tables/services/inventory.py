@@ -18,6 +18,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Generic, TypeVar
 
 from django.db import IntegrityError, transaction
+from django.db.models import Model, Prefetch, QuerySet
 from django.utils import timezone
 
 from establishment.door import Fields
@@ -33,6 +34,7 @@ if TYPE_CHECKING:
 _T = TypeVar("_T")
 _Item = TypeVar("_Item", bound=HouseStock)
 _Held = TypeVar("_Held", bound=SeanceAssignment)
+_Stocked = TypeVar("_Stocked", bound=Model)
 
 
 class StockBusyError(DomainError):
@@ -220,3 +222,27 @@ def ranges_parse(
             raise InvalidInputError(message, fields={field: [message]})
         parts.append((int(first), int(last) if dash else None))
     return parts
+
+
+# -- reads -------------------------------------------------------------------------------------
+
+
+def house_stock_list(
+    items: QuerySet[_Stocked],
+    assignments: type[Model],
+    *extra: str,
+    table_session: TableSession | None = None,
+) -> QuerySet[_Stocked]:
+    """A stock of the house (numbered sabots and packs, ticket books) with where each item has
+    been (its séances, who assigned it and took it back, in order) and `extra` relations, or
+    the items that have been at one séance."""
+    history = Prefetch(
+        "assignments",
+        queryset=assignments._default_manager.select_related(
+            "table_session__table", "assigned_by", "returned_by"
+        ).order_by("assigned_at", "pk"),
+    )
+    found = items.select_related("received_by", "destroyed_by").prefetch_related(history, *extra)
+    if table_session is not None:
+        found = found.filter(assignments__table_session=table_session).distinct()
+    return found

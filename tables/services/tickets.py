@@ -30,7 +30,6 @@ from establishment.services import audit
 from establishment.staff import role_required
 from tables.memo import Memo
 from tables.models import TableSession
-from tables.selectors import house_stock_list
 from tables.services import inventory
 from tables.services.inventory import StockBusyError
 from tables.services.writing import open_table_session_lock
@@ -390,7 +389,7 @@ def ticket_book_destroy(
 def ticket_book_list(*, table_session: TableSession | None = None) -> QuerySet[TicketBook]:
     """The house's ticket books with where each has been (model 11, columns 4–5), or those
     that have been at one séance."""
-    books = house_stock_list(
+    books = inventory.house_stock_list(
         TicketBook.objects.all(), TicketBookAssignment, table_session=table_session
     )
     return books.order_by("face_cents", "first_serial")
