@@ -1,14 +1,16 @@
 """Engine replay throughput: actions per second folded through `tables.engine.step`.
 
-    .venv/bin/python bench/engine.py [--actions 20000] [--repeat 5] [--seed 1]
+    .venv/bin/python bench/engine.py [--actions 20000] [--repeat 5] [--seed 1] [--coups 5000]
 
-Two workloads per game, each timed `--repeat` times (the median is printed):
+Three workloads per game, each timed `--repeat` times (the median is printed):
 
 - corpus: every valid scenario of tests/scenarios/<game>/ replayed from its start (settings
   validated, seating, each action; refused ones included, as `record` meets them);
 - long session: one random session of about `--actions` accepted actions, generated with the
   parameter generators of the engine's own playouts (tests/engine/test_<game>.py), then
-  replayed as one fold — what `tables.services.journal.journal_build` does on a cold cache.
+  replayed as one fold — what `tables.services.journal.journal_build` does on a cold cache;
+- simulate: `--coups` coups played by the game's default strategy (`python -m tables.engine
+  simulate`, docs/odds.md), its actions and coups per second (0 skips it).
 
 No database. Prints one line per game and workload.
 """
@@ -124,6 +126,12 @@ def _fold(game: str, start: Any, actions: list[Action]) -> int:
     return len(state.coups)
 
 
+def _simulated(game: str, coups: int, seed: int) -> int:
+    from tables.engine.simulate import simulate
+
+    return simulate(game, coups=coups, seed=seed).tallies.by_name["cards_per_coup"].n
+
+
 def _timed(call: Any, repeat: int) -> float:
     times = []
     for _ in range(repeat):
@@ -138,6 +146,7 @@ def main() -> None:
     parser.add_argument("--actions", type=int, default=20_000)
     parser.add_argument("--repeat", type=int, default=5)
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--coups", type=int, default=5_000, help="simulated coups (0: none)")
     args = parser.parse_args()
     print(
         f"{'game':<22}{'workload':<16}{'actions':>9}{'coups':>8}{'median s':>10}{'actions/s':>12}"
@@ -154,6 +163,12 @@ def main() -> None:
             f"{game:<22}{'long session':<16}{len(actions):>9}{coups:>8}"
             f"{seconds:>10.3f}{len(actions) / seconds:>12,.0f}"
         )
+        if args.coups:
+            seconds = _timed(lambda g=game: _simulated(g, args.coups, args.seed), args.repeat)
+            print(
+                f"{game:<22}{'simulate':<16}{'':>9}{args.coups:>8}"
+                f"{seconds:>10.3f}{'':>12}  {args.coups / seconds:,.0f} coups/s"
+            )
 
 
 if __name__ == "__main__":
