@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from django.urls import URLPattern, URLResolver, path, register_converter
 
-from reports.api import registers, views
+from reports.api import audit, registers, views
 
 
 class ReportFileNameConverter:
@@ -50,4 +50,5 @@ urlpatterns: list[URLPattern | URLResolver] = [
     path(
         "registers/months/<str:key>/close/", registers.MonthCloseApi.as_view(), name="month-close"
     ),
+    path("audit-log/", audit.AuditLogApi.as_view(), name="audit-log"),
 ]

@@ -1,0 +1,1 @@
+"""The auditor's desk: the audit log read back, filtered and exported (docs/audit.md)."""

@@ -1,0 +1,15 @@
+"""The auditor's desk (docs/audit.md)."""
+
+from __future__ import annotations
+
+from django.urls import URLPattern, URLResolver, path
+
+from reports.audit import views
+
+app_name = "audit"
+
+urlpatterns: list[URLPattern | URLResolver] = [
+    path("", views.desk, name="index"),
+    path("log/", views.audit_log, name="log"),
+    path("log.csv", views.audit_log_csv, name="log-csv"),
+]
