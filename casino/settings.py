@@ -18,6 +18,7 @@ from typing import Any
 
 import dj_database_url
 import django_stubs_ext
+from celery.schedules import crontab
 from django.core.exceptions import ImproperlyConfigured
 from django.utils.translation import gettext_lazy as _
 
@@ -117,6 +118,7 @@ INSTALLED_APPS = [
     "ledger",
     "tables",
     "reports",
+    "reports.audit",  # the auditor's desk: alerts and the nightly re-audit
 ]
 
 MIDDLEWARE = [
@@ -163,6 +165,7 @@ TEMPLATES: list[dict[str, Any]] = [
                 "django.contrib.messages.context_processors.messages",
                 "django.template.context_processors.i18n",
                 "establishment.http.navigation.navigation",
+                "reports.audit.alerts.open_alerts",
             ],
         },
     },
@@ -433,7 +436,21 @@ CELERY_BROKER_TRANSPORT_OPTIONS: dict[str, Any] = {
 # model 11 and archives asked for and not built are sent again (reports.tasks).
 SETTLEMENT_SWEEP_SECONDS = env_int("SETTLEMENT_SWEEP_SECONDS", 300)
 SETTLEMENT_SWEEP_GRACE_SECONDS = env_int("SETTLEMENT_SWEEP_GRACE_SECONDS", 120)
+# The auditor's desk (docs/audit.md): every morning at REAUDIT_HOUR (the house's time zone)
+# the nights closed in the last REAUDIT_DAYS days are replayed against their books, their
+# stored reports and registers; a difference raises an alert. Alerts are also raised for a
+# croupier with more than ALERT_CORRECTIONS_PER_NIGHT undos and voids in a night, and for a
+# séance whose coups per hour fall outside its table's usual pace divided or multiplied by
+# ALERT_PACE_FACTOR_PERCENT / 100.
+REAUDIT_DAYS = env_int("REAUDIT_DAYS", 7)
+REAUDIT_HOUR = env_int("REAUDIT_HOUR", 10)
+ALERT_CORRECTIONS_PER_NIGHT = env_int("ALERT_CORRECTIONS_PER_NIGHT", 5)
+ALERT_PACE_FACTOR_PERCENT = env_int("ALERT_PACE_FACTOR_PERCENT", 200)
 CELERY_BEAT_SCHEDULE: dict[str, dict[str, Any]] = {
+    "nightly-reaudit": {
+        "task": "audit.reaudit",
+        "schedule": crontab(hour=REAUDIT_HOUR, minute=0),
+    },
     "settlement-sweep": {
         "task": "reports.settlement_sweep",
         "schedule": float(SETTLEMENT_SWEEP_SECONDS),

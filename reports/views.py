@@ -24,6 +24,7 @@ from establishment.errors import DomainError, PermissionDeniedError
 from establishment.http.errors import error_body
 from establishment.roles import Role
 from establishment.staff import has_role
+from reports.audit.alerts import alert_text, alerts_of_night
 from reports.counting import cagnotte_count_record
 from reports.counts import cagnotte_compare, count_rows
 from reports.labels import label
@@ -195,6 +196,9 @@ def _detail_context(request: HttpRequest, report: SettlementReport) -> dict[str,
         row["kind_label"] = label(row["kind"])
     context.update(
         {
+            "night_alerts": [
+                (alert, alert_text(alert)) for alert in alerts_of_night(report.gaming_session)
+            ],
             "content": content,
             "session_opened": local_time(content["session"]["opened_at"]),
             "session_closed": local_time(content["session"]["closed_at"]),

@@ -69,6 +69,7 @@ LINKS: tuple[Link, ...] = (
     Link("reports", "reports:list", _("Reports"), frozenset({Role.MANAGER, Role.AUDITOR})),
     Link("registers", "registers:index", _("Registers"), frozenset({Role.MANAGER, Role.AUDITOR})),
     Link("audit", "audit:index", _("Audit"), frozenset({Role.AUDITOR})),
+    Link("alerts", "audit:alerts", _("Alerts"), frozenset({Role.INSPECTOR, Role.MANAGER})),
     Link("staff", "staff:list", _("Staff"), frozenset({Role.MANAGER})),
     Link("tables", "console:tables-manage", _("Tables"), frozenset({Role.MANAGER})),
     Link("house", "house:index", _("House"), frozenset({Role.MANAGER})),

@@ -3,16 +3,24 @@ screen (reports/audit/views.py; docs/audit.md)."""
 
 from __future__ import annotations
 
+from datetime import datetime
 from typing import Any
+from uuid import UUID
 
+from django.utils.translation import gettext as _
 from drf_spectacular.utils import OpenApiParameter, extend_schema, inline_serializer
 from rest_framework import serializers
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from establishment.http.permissions import READ_REPORTS
+from establishment.errors import NotFoundError
+from establishment.http.fields import client_of
+from establishment.http.permissions import READ_REPORTS, as_user
+from establishment.http.schema import post_schema
+from establishment.http.serializers import validated
 from establishment.staff import role_required
+from reports.audit.alerts import REASON_MAX, alert_acknowledge, alert_text, alerts_for
 from reports.audit.log import (
     MAX_PAGE_SIZE,
     PAGE_SIZE,
@@ -20,6 +28,7 @@ from reports.audit.log import (
     audit_log_page,
     audit_rows,
 )
+from reports.audit.models import Acknowledgement, Alert
 
 
 class AuditLogQuerySerializer(serializers.Serializer[Any]):
@@ -87,3 +96,82 @@ class AuditLogApi(APIView):
         page = audit_log_page(wanted, cursor=given["cursor"], size=given["page_size"])
         rows = AuditRowSerializer(audit_rows(page.rows), many=True).data
         return Response({"results": rows, "next": page.next_cursor or None})
+
+
+class AlertSerializer(serializers.Serializer[Any]):
+    public_id = serializers.UUIDField()
+    kind = serializers.CharField()
+    key = serializers.CharField(help_text="What the alert is about; raised once per key.")
+    text = serializers.SerializerMethodField(help_text="What it says, in your language.")
+    raised_at = serializers.DateTimeField()
+    gaming_session = serializers.UUIDField(source="gaming_session.public_id", allow_null=True)
+    table = serializers.IntegerField(source="table_number", allow_null=True)
+    detail = serializers.JSONField()
+    acknowledged_by = serializers.SerializerMethodField()
+    acknowledged_at = serializers.SerializerMethodField()
+    reason = serializers.SerializerMethodField()
+
+    def _ack(self, alert: Alert) -> Acknowledgement | None:
+        return getattr(alert, "acknowledgement", None)
+
+    def get_text(self, alert: Alert) -> str:
+        return alert_text(alert)
+
+    def get_acknowledged_by(self, alert: Alert) -> str | None:
+        done = self._ack(alert)
+        return done.by.get_username() if done else None
+
+    def get_acknowledged_at(self, alert: Alert) -> datetime | None:
+        done = self._ack(alert)
+        return done.at if done else None
+
+    def get_reason(self, alert: Alert) -> str | None:
+        done = self._ack(alert)
+        return done.reason if done else None
+
+
+class AlertListApi(APIView):
+    """The alerts your roles are shown: `state` open (the default), acknowledged or all."""
+
+    class QuerySerializer(serializers.Serializer[Any]):
+        state = serializers.ChoiceField(
+            choices=["open", "acknowledged", "all"], required=False, default="open"
+        )
+
+    @extend_schema(
+        parameters=[
+            OpenApiParameter("state", str, enum=["open", "acknowledged", "all"]),
+        ],
+        responses=AlertSerializer(many=True),
+        tags=["audit"],
+    )
+    def get(self, request: Request) -> Response:
+        query = self.QuerySerializer(data=request.query_params)
+        query.is_valid(raise_exception=True)
+        alerts = alerts_for(request.user, state=query.validated_data["state"])[:500]
+        return Response(AlertSerializer(alerts, many=True).data)
+
+
+@post_schema(responses=AlertSerializer, tags=["audit"])
+class AlertAcknowledgeApi(APIView):
+    """Acknowledge an alert, saying why (403 when your roles are not shown it, 409 when it is
+    acknowledged already). The answer is the alert with its acknowledgement."""
+
+    class InputSerializer(serializers.Serializer[Any]):
+        reason = serializers.CharField(max_length=REASON_MAX)
+
+    def post(self, request: Request, alert_id: UUID) -> Response:
+        alert = Alert.objects.filter(public_id=alert_id).first()
+        if alert is None:
+            raise NotFoundError(_("No such alert."))
+        given = validated(self.InputSerializer, request)
+        alert_acknowledge(
+            alert=alert,
+            user=as_user(request.user),
+            reason=given["reason"],
+            client=client_of(request),
+        )
+        fresh = Alert.objects.select_related("acknowledgement__by", "gaming_session").get(
+            pk=alert.pk
+        )
+        return Response(AlertSerializer(fresh).data)

@@ -51,4 +51,10 @@ urlpatterns: list[URLPattern | URLResolver] = [
         "registers/months/<str:key>/close/", registers.MonthCloseApi.as_view(), name="month-close"
     ),
     path("audit-log/", audit.AuditLogApi.as_view(), name="audit-log"),
+    path("alerts/", audit.AlertListApi.as_view(), name="alert-list"),
+    path(
+        "alerts/<uuid:alert_id>/acknowledge/",
+        audit.AlertAcknowledgeApi.as_view(),
+        name="alert-acknowledge",
+    ),
 ]

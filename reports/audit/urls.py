@@ -12,4 +12,10 @@ urlpatterns: list[URLPattern | URLResolver] = [
     path("", views.desk, name="index"),
     path("log/", views.audit_log, name="log"),
     path("log.csv", views.audit_log_csv, name="log-csv"),
+    path("alerts/", views.alert_list, name="alerts"),
+    path(
+        "alerts/<uuid:public_id>/acknowledge/",
+        views.alert_acknowledge_view,
+        name="alert-acknowledge",
+    ),
 ]

@@ -8,21 +8,27 @@ import csv
 import json
 from collections.abc import Iterator
 from typing import Any, cast
+from uuid import UUID
 
 from django import forms
-from django.http import HttpRequest, HttpResponse, StreamingHttpResponse
-from django.shortcuts import render
+from django.contrib.auth.decorators import login_required
+from django.http import Http404, HttpRequest, HttpResponse, StreamingHttpResponse
+from django.shortcuts import redirect, render
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
+from django.views.decorators.http import require_GET, require_POST
 
-from establishment.errors import InvalidInputError
+from establishment.errors import DomainError, InvalidInputError
+from establishment.http.errors import error_body
+from reports.audit.alerts import alert_acknowledge, alert_text, alerts_for
 from reports.audit.log import (
     AuditLogFilter,
     audit_log_chunks,
     audit_log_page,
     audit_rows,
 )
-from reports.views import reading
+from reports.audit.models import Alert
+from reports.views import reading, staff_of_request
 
 CSV_HEADER = ("at", "actor", "action", "table", "table_session", "client", "data", "public_id")
 
@@ -123,5 +129,55 @@ def audit_log_csv(request: HttpRequest) -> HttpResponse:
 
 @reading
 def desk(request: HttpRequest) -> HttpResponse:
-    """The auditor's desk: what he can open from here."""
-    return render(request, "reports/audit/desk.html", {})
+    """The auditor's desk: the alerts still to acknowledge, and what he can open from here."""
+    open_alerts = list(alerts_for(request.user)[:20])
+    return render(
+        request,
+        "reports/audit/desk.html",
+        {"alerts": [(alert, alert_text(alert)) for alert in open_alerts]},
+    )
+
+
+class AcknowledgeForm(forms.Form):
+    reason = forms.CharField(label=_("Why it can be set aside"), max_length=2_000)
+
+
+def _alerts_context(request: HttpRequest) -> dict[str, Any]:
+    state = request.GET.get("state", "open")
+    state = state if state in ("open", "acknowledged", "all") else "open"
+    alerts = list(alerts_for(request.user, state=state)[:200])
+    return {
+        "alerts": [(alert, alert_text(alert)) for alert in alerts],
+        "state": state,
+        "form": AcknowledgeForm(),
+    }
+
+
+@require_GET
+@login_required
+def alert_list(request: HttpRequest) -> HttpResponse:
+    """The alerts the user's roles are shown: open ones first to acknowledge, or the others."""
+    return render(request, "reports/audit/alerts.html", _alerts_context(request))
+
+
+@require_POST
+@login_required
+def alert_acknowledge_view(request: HttpRequest, public_id: UUID) -> HttpResponse:
+    """Acknowledge an alert with a reason; refused in place, changing nothing."""
+    alert = Alert.objects.filter(public_id=public_id).first()
+    if alert is None:
+        raise Http404("No such alert.")
+    form = AcknowledgeForm(request.POST)
+    try:
+        alert_acknowledge(
+            alert=alert,
+            user=staff_of_request(request),
+            reason=form.data.get("reason", ""),
+            client="audit",
+        )
+    except DomainError as error:
+        body = error_body(error)
+        context = _alerts_context(request)
+        context["error"] = body.message
+        return render(request, "reports/audit/alerts.html", context, status=body.status)
+    return redirect("audit:alerts")

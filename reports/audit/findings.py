@@ -1,0 +1,134 @@
+"""What the nightly re-audit looks for besides the books and the hashes (docs/audit.md,
+"Alerts"): a croupier correcting too often, a table playing at an unusual pace, a counted
+cagnotte short of the levies booked. Each check reads one night and raises an alert per finding
+(`reports.audit.alerts.alert_raise`, once per finding)."""
+
+from __future__ import annotations
+
+import statistics
+from collections import Counter
+from typing import Any
+
+from django.conf import settings
+from django.db.models import Count
+
+from establishment.models import GamingSession
+from reports.audit.alerts import alert_raise
+from reports.audit.models import Alert, AlertKind
+from reports.counts import cagnotte_compare, count_rows
+from reports.models import SettlementReport
+from tables.models import EventKind, TableEvent, TableSession, VoidRequest
+
+# The pace of a séance shorter than this, or of a table with fewer earlier séances, says nothing.
+PACE_SHORTEST_HOURS = 0.5
+PACE_HISTORY_MIN = 3
+PACE_HISTORY = 20
+
+
+def corrections_check(gaming_session: GamingSession) -> list[Alert]:
+    """A croupier with more undos and void requests in the night than the house allows
+    (`ALERT_CORRECTIONS_PER_NIGHT`)."""
+    undos = Counter(
+        {
+            row["recorded_by__username"]: row["n"]
+            for row in TableEvent.objects.filter(
+                table_session__gaming_session=gaming_session, kind=EventKind.UNDO
+            )
+            .values("recorded_by__username")
+            .annotate(n=Count("pk"))
+        }
+    )
+    voids = Counter(
+        {
+            row["requested_by__username"]: row["n"]
+            for row in VoidRequest.objects.filter(
+                coup__table_session__gaming_session=gaming_session
+            )
+            .values("requested_by__username")
+            .annotate(n=Count("pk"))
+        }
+    )
+    most = settings.ALERT_CORRECTIONS_PER_NIGHT
+    return [
+        alert_raise(
+            AlertKind.CORRECTIONS,
+            f"corrections:{gaming_session.public_id}:{person}",
+            gaming_session=gaming_session,
+            person=person,
+            undos=undos[person],
+            voids=voids[person],
+            most=most,
+        )
+        for person in sorted(set(undos) | set(voids))
+        if undos[person] + voids[person] > most
+    ]
+
+
+def _pace(seance: TableSession, coups: int) -> float | None:
+    """Coups per hour of a closed séance, or None when it was too short to tell."""
+    if seance.closed_at is None:
+        return None
+    hours = (seance.closed_at - seance.opened_at).total_seconds() / 3600
+    return round(coups / hours, 1) if hours >= PACE_SHORTEST_HOURS else None
+
+
+def _paces(seances: Any) -> dict[int, float]:
+    counted = seances.annotate(coups_played=Count("coups"))
+    return {
+        seance.pk: pace
+        for seance in counted
+        if (pace := _pace(seance, seance.coups_played)) is not None
+    }
+
+
+def pace_check(gaming_session: GamingSession) -> list[Alert]:
+    """A séance whose coups per hour fall outside its table's usual pace (the median of its
+    last séances of the same game) divided or multiplied by `ALERT_PACE_FACTOR_PERCENT` / 100."""
+    factor = settings.ALERT_PACE_FACTOR_PERCENT / 100
+    raised = []
+    night = TableSession.objects.filter(gaming_session=gaming_session).select_related("table")
+    paces = _paces(night)
+    for seance in night:
+        pace = paces.get(seance.pk)
+        if pace is None:
+            continue
+        earlier = TableSession.objects.filter(
+            table=seance.table, game=seance.game, opened_at__lt=seance.opened_at
+        ).order_by("-opened_at")[:PACE_HISTORY]
+        history = list(_paces(TableSession.objects.filter(pk__in=earlier.values("pk"))).values())
+        if len(history) < PACE_HISTORY_MIN:
+            continue
+        usual = statistics.median(history)
+        if usual / factor <= pace <= usual * factor:
+            continue
+        raised.append(
+            alert_raise(
+                AlertKind.ABNORMAL_PACE,
+                f"pace:{seance.public_id}",
+                gaming_session=gaming_session,
+                table_number=seance.table.number,
+                pace=pace,
+                usual=round(usual, 1),
+                seances=len(history),
+            )
+        )
+    return raised
+
+
+def shortfall_check(report: SettlementReport, content: dict[str, Any]) -> list[Alert]:
+    """Each table whose counted cagnotte fell short of the levies booked (art. 70)."""
+    counts = report.counts.select_related("table", "table_session", "counted_by", "witness")
+    comparison = cagnotte_compare(content["cagnotte"], count_rows(counts))
+    return [
+        alert_raise(
+            AlertKind.CAGNOTTE_SHORTFALL,
+            f"shortfall:{report.gaming_session.public_id}:{row['table']}",
+            gaming_session=report.gaming_session,
+            table_number=row["table"],
+            counted=row["counted"],
+            expected=row["expected"],
+            difference=row["difference"],
+        )
+        for row in comparison["rows"]
+        if row["kind"] == "shortfall"
+    ]
