@@ -134,6 +134,11 @@ ts = table_session_open(table=table, gaming_session=session, opened_by=manager,
 staff_assign(table_session=ts, staff=croupier_of(%(tickets)r), role=AssignmentRole.CROUPIER,
              assigned_by=manager)
 house_settings_change(changed_by=manager, reason="Back to the machine", levy_record="machine")
+# An alert for the desk's test (tests/e2e/test_audit_desk.py).
+from reports.audit.alerts import alert_raise
+from reports.audit.models import AlertKind
+alert_raise(AlertKind.CORRECTIONS, "corrections:e2e:croupier1", gaming_session=session,
+            person="croupier1", undos=7, voids=2)
 """
 
 
