@@ -29,6 +29,7 @@ urlpatterns = [
     path("api/", include((api, "api"))),
     path("reports/", include("reports.urls")),
     path("registers/", include("reports.registers.urls")),
+    path("odds/", include("reports.odds.urls")),
     path("staff/", include("establishment.console.staff_urls")),
     path("house/", include("establishment.console.house_urls")),
     path("reception/", include("establishment.console.reception_urls")),
