@@ -30,6 +30,7 @@ urlpatterns = [
     path("reports/", include("reports.urls")),
     path("registers/", include("reports.registers.urls")),
     path("audit/", include("reports.audit.urls")),
+    path("odds/", include("reports.odds.urls")),
     path("staff/", include("establishment.console.staff_urls")),
     path("house/", include("establishment.console.house_urls")),
     path("reception/", include("establishment.console.reception_urls")),

@@ -107,6 +107,14 @@ def service_run_start(scenario: Mapping[str, Any]) -> ServiceRun:
     people += [a["player"] for a in scenario["actions"] if a.get("type") in ("sit", "add_standing")]
     for code in dict.fromkeys(p for p in people if _valid_code(p)):
         Player.objects.get_or_create(member_number=code, defaults={"name": f"Player {code}"})
+    table_session = table_with_croupier(scenario, gaming_session, manager, croupier)
+    return ServiceRun(table_session, croupier, seq=last_seq_get(table_session))
+
+
+def table_with_croupier(
+    scenario: Mapping[str, Any], gaming_session: GamingSession, manager: User, croupier: User
+) -> TableSession:
+    """The scenario's table opened in `gaming_session` (`table_for`), `croupier` on duty."""
     table_session = table_for(scenario, gaming_session, manager)
     staff_assign(
         table_session=table_session,
@@ -114,7 +122,7 @@ def service_run_start(scenario: Mapping[str, Any]) -> ServiceRun:
         role=AssignmentRole.CROUPIER,
         assigned_by=manager,
     )
-    return ServiceRun(table_session, croupier, seq=last_seq_get(table_session))
+    return table_session
 
 
 def run_through_service(scenario: Mapping[str, Any]) -> ServiceRun:

@@ -68,6 +68,7 @@ LINKS: tuple[Link, ...] = (
     Link("stock", "console:stock", _("Sabots"), frozenset({Role.INSPECTOR, Role.MANAGER})),
     Link("reports", "reports:list", _("Reports"), frozenset({Role.MANAGER, Role.AUDITOR})),
     Link("registers", "registers:index", _("Registers"), frozenset({Role.MANAGER, Role.AUDITOR})),
+    Link("odds", "odds:audit", _("Odds audit"), frozenset({Role.MANAGER, Role.AUDITOR})),
     Link("audit", "audit:index", _("Audit"), frozenset({Role.AUDITOR})),
     Link("alerts", "audit:alerts", _("Alerts"), frozenset({Role.INSPECTOR, Role.MANAGER})),
     Link("staff", "staff:list", _("Staff"), frozenset({Role.MANAGER})),

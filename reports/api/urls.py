@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from django.urls import URLPattern, URLResolver, path, register_converter
 
-from reports.api import audit, registers, views
+from reports.api import audit, odds, registers, views
 
 
 class ReportFileNameConverter:
@@ -31,6 +31,7 @@ urlpatterns: list[URLPattern | URLResolver] = [
     path(f"{_report}sign-off/", views.ReportSignOffApi.as_view(), name="report-sign-off"),
     path(f"{_report}rerun/", views.ReconciliationRerunApi.as_view(), name="report-rerun"),
     path(f"{_report}counts/", registers.CountCreateApi.as_view(), name="count-create"),
+    path("odds/audit/", odds.OddsAuditApi.as_view(), name="odds-audit"),
     path("registers/", registers.RegisterListApi.as_view(), name="register-list"),
     path(
         "registers/<uuid:register_id>/",
