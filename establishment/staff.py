@@ -54,6 +54,14 @@ def role_required(user: Any, roles: frozenset[Role], what: str) -> None:
         raise PermissionDeniedError(f"Only a {names} may {what}.", roles=sorted(roles))
 
 
+def roles_check(user: Any, roles: frozenset[str], refused: str) -> None:
+    """Refuse (403, `permission_denied`) in the words of `refused` unless the user holds one
+    of `roles`: what a screen asks before it reads the form, so that the refusal is in the
+    user's language and nothing of the form is read (the services ask `role_required` too)."""
+    if not roles_of(user) & roles:
+        raise PermissionDeniedError(refused)
+
+
 def language_of(user: Any) -> str:
     """The language this member of staff chose, or "" (read with the user by `StaffBackend`)."""
     cached: str | None = getattr(user, LANGUAGE_ATTRIBUTE, None)

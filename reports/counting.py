@@ -96,10 +96,11 @@ def cagnotte_count_record(
     locked = manager_lock(
         report,
         counted_by,
+        password,
         refused="Only a manager may enter the counted cagnotte.",
         signed="The report is signed off; nothing more can be entered.",
+        what=_("certify the count"),
     )
-    identity_confirm(counted_by, password, what=_("certify the count"))
     if witness is None or witness.pk == counted_by.pk:
         raise DomainError(
             _("The witness must be a second person."),

@@ -399,16 +399,24 @@ def _ready_check(report: SettlementReport) -> None:
 
 
 def manager_lock(
-    report: SettlementReport, user: User, *, refused: str, signed: str
+    report: SettlementReport,
+    user: User,
+    password: str,
+    *,
+    refused: str,
+    signed: str,
+    what: str,
 ) -> SettlementReport:
     """The report locked for a manager's entry: refused (`refused`) to anyone else, and to a
-    report not ready or already signed off (`signed`)."""
+    report not ready or already signed off (`signed`); the manager proves who he is with his
+    own password (`identity_confirm`, to do `what`)."""
     locked = SettlementReport.objects.select_for_update().get(pk=report.pk)
     if not has_role(user, Role.MANAGER):
         raise PermissionDeniedError(refused)
     _ready_check(locked)
     if ReportSignOff.objects.filter(report=locked).exists():
         raise InvalidStateError(signed)
+    identity_confirm(user, password, what=what)
     return locked
 
 
@@ -428,10 +436,11 @@ def report_sign_off(
     locked = manager_lock(
         report,
         user,
+        password,
         refused="Only a manager may sign the report off.",
         signed="The report is already signed off.",
+        what=_("sign the report off"),
     )
-    identity_confirm(user, password, what=_("sign the report off"))
     counts = list(CountedCagnotte.objects.filter(report=locked).select_related("table"))
     missing = sorted(
         {t["table"] for t in report_content(locked)["cagnotte"]} - {c.table.number for c in counts}

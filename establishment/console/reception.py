@@ -37,7 +37,7 @@ from establishment.http.console import client_of, console_view, page_or_part, re
 from establishment.models import AuditEntry, ExclusionEntry, ExclusionImport, Player
 from establishment.roles import DOOR_KEEPERS, IDENTITY_READERS
 from establishment.selectors import exclusion_import_list, exclusion_search, player_search
-from establishment.staff import roles_of
+from establishment.staff import roles_check, roles_of
 
 if TYPE_CHECKING:
     from establishment.http.console import ConsoleRequest
@@ -64,10 +64,8 @@ def _list_check(request: ConsoleRequest) -> None:
 
 
 def _door_check(request: ConsoleRequest) -> None:
-    # The services check the same set (`DOOR_KEEPERS`); asked here first, nothing of the form
-    # is read for someone who may not use it.
-    if not roles_of(request.user) & DOOR_KEEPERS:
-        raise PermissionDeniedError(_("Only the reception, an inspector or a manager may do this."))
+    refused = _("Only the reception, an inspector or a manager may do this.")
+    roles_check(request.user, DOOR_KEEPERS, refused)
 
 
 def _roles(request: ConsoleRequest) -> dict[str, bool]:

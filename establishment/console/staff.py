@@ -33,7 +33,7 @@ from django.views.decorators.debug import sensitive_post_parameters
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from establishment.access_review import access_review, access_review_csv, unused_days
-from establishment.errors import DomainError, PermissionDeniedError
+from establishment.errors import DomainError
 from establishment.http.console import (
     Problem,
     client_of,
@@ -45,7 +45,7 @@ from establishment.http.console import (
 )
 from establishment.lockout import locked_until, staff_unlock
 from establishment.roles import Role
-from establishment.staff import has_role, roles_of
+from establishment.staff import roles_check
 from establishment.staffing import (
     password_change,
     staff_create,
@@ -93,10 +93,7 @@ class PasswordResetForm(forms.Form):
 
 
 def _manager_check(request: ConsoleRequest) -> None:
-    # The services ask the same; asked here first, the refusal is in the user's language and
-    # nothing of the form is read.
-    if not has_role(request.user, Role.MANAGER):
-        raise PermissionDeniedError(_("Only a manager may manage the staff."))
+    roles_check(request.user, frozenset({Role.MANAGER}), _("Only a manager may manage the staff."))
 
 
 def _form_problem(form: forms.Form) -> Problem:
@@ -197,8 +194,9 @@ ACCESS_REVIEWERS = frozenset({Role.MANAGER, Role.AUDITOR})
 
 
 def _reviewer_check(request: ConsoleRequest) -> None:
-    if not roles_of(request.user) & ACCESS_REVIEWERS:
-        raise PermissionDeniedError(_("Only a manager or an auditor may review the access."))
+    roles_check(
+        request.user, ACCESS_REVIEWERS, _("Only a manager or an auditor may review the access.")
+    )
 
 
 @require_GET

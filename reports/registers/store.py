@@ -1,7 +1,8 @@
 """The registers signed, frozen and chained (docs/registers.md): model 11 frozen once its count
 is certified, model 12 signed by two different managers, model 13 closed at the month's end;
-rectifications; and the check that every stored register still is what the books and the
-journal say (`registers_verify`).
+rectifications; and each register built again from the books and the journal
+(`register_rebuild`), which `reports.registers.verify.registers_verify` compares with what was
+stored.
 
 Each signer proves who he is at that moment (his own password, `identity_confirm`); what he
 signed is the register's SHA-256, kept with his signature.
@@ -38,14 +39,12 @@ from reports.builders import canonical_json, sha256_hex
 from reports.models import (
     CountedCagnotte,
     Register,
-    RegisterKind,
     RegisterSignature,
 )
 from reports.registers.builders import (
     MODEL_11,
     MODEL_12,
     MODEL_13,
-    chain_first_break,
     model11_build,
     model12_build,
     model13_build,
@@ -53,7 +52,6 @@ from reports.registers.builders import (
 from reports.registers.sources import (
     banker_identities,
     journee_seances,
-    register_chain,
     register_latest,
     registers_latest,
     seance_count_row,
@@ -458,7 +456,7 @@ def register_rectify(
     return new
 
 
-# -- rebuilding and checking ----------------------------------------------------------------
+# -- rebuilding (checked by reports.registers.verify) -----------------------------------------
 
 
 def register_rebuild(
@@ -482,144 +480,24 @@ def register_rebuild(
 
 
 def _report_now(gaming_session: Any) -> dict[str, Any]:
-    return _night_now(gaming_session)[0]
+    return night_now(gaming_session)[0]
 
 
-def _night_now(gaming_session: Any) -> tuple[dict[str, Any], Any]:
+def night_now(gaming_session: Any) -> tuple[dict[str, Any], Any]:
     """The night's report built again now, every table replayed from its journal, and the
     reconciliation of the journals with the books."""
     return settlement_content_build(gaming_session=gaming_session, replayed=True)
 
 
-def first_difference(stored: Any, rebuilt: Any, path: str = "") -> tuple[str, Any, Any] | None:
-    """The first place where two JSON documents differ: its path, and both values."""
-    if isinstance(stored, dict) and isinstance(rebuilt, dict):
-        for name in sorted(set(stored) | set(rebuilt)):
-            found = first_difference(
-                stored.get(name), rebuilt.get(name), f"{path}.{name}" if path else name
-            )
-            if found:
-                return found
-        return None
-    if isinstance(stored, list) and isinstance(rebuilt, list):
-        for index, (a, b) in enumerate(zip(stored, rebuilt, strict=False)):
-            found = first_difference(a, b, f"{path}[{index}]")
-            if found:
-                return found
-        if len(stored) != len(rebuilt):
-            return (f"{path} (length)", len(stored), len(rebuilt))
-        return None
-    return None if stored == rebuilt else (path, stored, rebuilt)
-
-
-@dataclass(frozen=True)
-class Problem:
-    """One thing `registers_verify` found: which register, where, and what."""
-
-    register: str
-    where: str
-    what: str
-
-    def __str__(self) -> str:
-        return f"{self.register}: {self.where}: {self.what}"
-
-
-def _name(register: Register) -> str:
-    if register.kind == MODEL_11:
-        content = json.loads(register.content)
-        return (
-            f"model 11, table {content.get('table')}, séance {content.get('seance')} of the "
-            f"journée {content.get('journee')} (v{register.version})"
-        )
-    label = "model 12, journée" if register.kind == MODEL_12 else "model 13, month"
-    return f"{label} {register.key} (v{register.version})"
-
-
-def registers_verify() -> list[Problem]:
-    """Every stored register checked: its SHA-256, its place in its kind's chain, its
-    signatures, and (for the version in force) its content built again from the books and the
-    journal. The first difference of each register is named."""
-    problems: list[Problem] = []
-    nights: dict[int, tuple[dict[str, Any], Any]] = {}
-    tables_of: dict[int, set[int]] = {}
-
-    def report_of(gaming_session: Any) -> dict[str, Any]:
-        if gaming_session.pk not in nights:
-            nights[gaming_session.pk] = _night_now(gaming_session)
-        return nights[gaming_session.pk][0]
-
-    for kind in RegisterKind.values:
-        chain = list(
-            register_chain(kind=kind).select_related("table_session").prefetch_related("signatures")
-        )
-        rows = [
-            {
-                "key": r.key,
-                "version": r.version,
-                "sha256": r.sha256,
-                "previous_sha256": r.previous_sha256,
-                "computed_sha256": sha256_hex(r.content),
-            }
-            for r in chain
-        ]
-        broken = chain_first_break(rows)
-        if broken:
-            register = next(
-                r for r in chain if (r.key, r.version) == (broken["register"], broken["version"])
-            )
-            what = (
-                _("its content does not have its SHA-256: it was altered")
-                if broken["problem"] == "hash"
-                else _("the chain breaks before it: a register was removed or altered")
-            )
-            problems.append(Problem(_name(register), "sha256", what))
-        in_force = {r.key: r for r in chain}
-        for register in chain:
-            for signature in register.signatures.all():
-                if signature.signed_sha256 != register.sha256:
-                    problems.append(
-                        Problem(_name(register), "signature", _("a signature signed another text"))
-                    )
-            if in_force[register.key] is not register:
-                continue
-            try:
-                rebuilt = register_rebuild(register, report_of)
-            except (DomainError, StopIteration, TableSession.DoesNotExist):
-                problems.append(
-                    Problem(
-                        _name(register), "content", _("it cannot be built again from the books")
-                    )
-                )
-                continue
-            if register.kind == MODEL_11 and register.table_session is not None:
-                night = register.table_session.gaming_session_id
-                tables_of.setdefault(night, set()).add(rebuilt["table"])
-            found = first_difference(json.loads(register.content), rebuilt)
-            if found:
-                where, was, now = found
-                problems.append(
-                    Problem(
-                        _name(register),
-                        where,
-                        _("signed %(was)s, the books and the journal say %(now)s")
-                        % {"was": json.dumps(was), "now": json.dumps(now)},
-                    )
-                )
-    # Where a table's journal, replayed, and its books disagree (the reconciliation's words).
-    for night, (_content, reconciliation) in nights.items():
-        for difference in reconciliation.differences:
-            if difference.get("table") in tables_of.get(night, set()):
-                coup = f", coup {difference['coup']}" if "coup" in difference else ""
-                problems.append(
-                    Problem(
-                        _("model 11, the night's journal and books"),
-                        f"table {difference['table']}{coup}",
-                        _("the journal replayed and the books disagree (%(kind)s)")
-                        % {"kind": difference.get("kind", "")},
-                    )
-                )
-    return problems
-
-
 def signatures_of(register: Register) -> Iterator[RegisterSignature]:
     yield from register.signatures.select_related("signed_by").order_by("signed_at", "pk")
+
+
+def __getattr__(name: str) -> Any:
+    """`registers_verify` lives in `reports.registers.verify` (it reads this module, which must
+    not read it back); still importable from here under its old address."""
+    if name == "registers_verify":
+        from reports.registers.verify import registers_verify
+
+        return registers_verify
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -23,7 +23,7 @@ from django.urls import reverse
 from django.utils.translation import gettext as _, gettext_lazy
 from django.views.decorators.http import require_GET, require_POST
 
-from establishment.errors import DomainError, PermissionDeniedError
+from establishment.errors import DomainError
 from establishment.http.console import (
     Problem,
     client_of,
@@ -35,7 +35,7 @@ from establishment.http.console import (
     write_answer,
 )
 from establishment.roles import TABLE_CONFIGURERS
-from establishment.staff import roles_of
+from establishment.staff import roles_check
 from tables.models import MAX_SEAT_COUNT, Game, Table, TableSession
 from tables.services import table_create, table_update
 
@@ -81,10 +81,7 @@ class TableServiceForm(forms.Form):
 
 
 def _configurer_check(request: ConsoleRequest) -> None:
-    # The services ask the same set; asked here first, the refusal is in the user's language
-    # and nothing of the form is read.
-    if not roles_of(request.user) & TABLE_CONFIGURERS:
-        raise PermissionDeniedError(_("Only a manager may configure the tables."))
+    roles_check(request.user, TABLE_CONFIGURERS, _("Only a manager may configure the tables."))
 
 
 def _settings_text(settings: object) -> str:

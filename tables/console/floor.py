@@ -22,7 +22,7 @@ from establishment.http.console import client_of, console_view, page_or_part, re
 from establishment.models import GamingSession
 from establishment.roles import SUPERVISORS
 from establishment.services import gaming_session_open
-from establishment.staff import roles_of
+from establishment.staff import roles_check
 from tables.console.access import is_inspector, sees_floor, table_session_get
 from tables.console.forms import DutyForm, PauseForm, TableOpenForm
 from tables.console.screen import new_key, screen_build
@@ -117,10 +117,8 @@ def floor_check(request: ConsoleRequest) -> None:
 
 
 def inspector_check(request: ConsoleRequest) -> None:
-    # The services check the same set (`establishment.roles.SUPERVISORS`); asked here first, the
-    # refusal is in the croupier's language and nothing of the form is read.
-    if not roles_of(request.user) & SUPERVISORS:
-        raise PermissionDeniedError(_("Only a table inspector or a manager may do this."))
+    # The services check the same set (`establishment.roles.SUPERVISORS`).
+    roles_check(request.user, SUPERVISORS, _("Only a table inspector or a manager may do this."))
 
 
 @require_GET

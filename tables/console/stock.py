@@ -37,6 +37,8 @@ from tables.stock_models import StockKind
 from tables.ticket_models import BOOK_SIZE, FACE_CHOICES
 
 if TYPE_CHECKING:
+    from django_stubs_ext import StrOrPromise
+
     from establishment.http.console import ConsoleRequest, Problem
 
 STOCK = "console/stock.html"
@@ -133,22 +135,33 @@ def stock(request: ConsoleRequest) -> HttpResponse:
     return screen.page_or_part(request, STOCK, "stock", _context(request))
 
 
-@require_POST
-@screen.console_view
-def receive(request: ConsoleRequest) -> HttpResponse:
-    post = request.POST
-    return _stock_write(
-        request,
-        lambda: stock_receive(
-            kind=post.get("kind", ""),
-            first=post.get("first", ""),
-            last=post.get("last") or post.get("first", ""),
-            decks=post.get("decks", ""),
-            received_from=post.get("received_from", ""),
-            received_by=screen.staff_of(request),
-            client=screen.client_of(request),
-        ),
-    )
+def _receive_view(
+    write: Callable[..., object], *fields: str, blank_as: dict[str, str] | None = None
+) -> Callable[..., HttpResponse]:
+    """A delivery received into one of the house's stocks: `write` given the posted `fields`
+    as typed (the service checks them and says what is wrong), a blank field of `blank_as`
+    taking the value of the field it names (a blank « to no. » receives one number)."""
+
+    @require_POST
+    @screen.console_view
+    def received(request: ConsoleRequest) -> HttpResponse:
+        post = request.POST
+        given = {name: post.get(name, "") for name in fields}
+        for blank, instead in (blank_as or {}).items():
+            given[blank] = given[blank] or given[instead]
+        return _stock_write(
+            request,
+            lambda: write(
+                **given, received_by=screen.staff_of(request), client=screen.client_of(request)
+            ),
+        )
+
+    return received
+
+
+receive = _receive_view(
+    stock_receive, "kind", "first", "last", "decks", "received_from", blank_as={"last": "first"}
+)
 
 
 def _open_seance(request: ConsoleRequest) -> TableSession:
@@ -163,71 +176,77 @@ def _open_seance(request: ConsoleRequest) -> TableSession:
     return seance
 
 
-@require_POST
-@screen.console_view
-def assign(request: ConsoleRequest) -> HttpResponse:
-    post = request.POST
+def _assign_view(
+    write: Callable[..., object], choice: str, items: str, parse: Callable[[str], list[int]]
+) -> Callable[..., HttpResponse]:
+    """Items of one of the house's stocks assigned to the open séance chosen: `write` given
+    the posted `choice` (a kind, a face value) and the items named in `items`, read by
+    `parse` (refused in words when they are not a list of them)."""
 
-    def write() -> object:
-        return stock_assign(
-            table_session=_open_seance(request),
-            kind=post.get("kind", ""),
-            numbers=numbers_parse(post.get("numbers", "")),
-            assigned_by=screen.staff_of(request),
-            client=screen.client_of(request),
-        )
+    @require_POST
+    @screen.console_view
+    def assigned(request: ConsoleRequest) -> HttpResponse:
+        post = request.POST
 
-    return _stock_write(request, write)
+        def run() -> object:
+            return write(
+                table_session=_open_seance(request),
+                **{choice: post.get(choice, ""), items: parse(post.get(items, ""))},
+                assigned_by=screen.staff_of(request),
+                client=screen.client_of(request),
+            )
+
+        return _stock_write(request, run)
+
+    return assigned
 
 
-def _on_item(
-    request: ConsoleRequest,
+assign = _assign_view(stock_assign, "kind", "numbers", numbers_parse)
+
+
+def _item_writes(
     form_class: type[forms.Form],
-    refusal: str,
-    write: Callable[[Any, Any, Any, str], object],
-) -> HttpResponse:
-    """A write on one item of stock named by the two fields of `form_class` posted (a kind and
-    a number; a face value and a first serial), refused in the words of `refusal` when they
-    are not: `write` is given them, who acts and from where."""
+    refusal: StrOrPromise,
+    give_back: Callable[..., object],
+    destroy: Callable[..., object],
+) -> tuple[Callable[..., HttpResponse], Callable[..., HttpResponse]]:
+    """The two writes on one item of stock, named by the two fields of `form_class` posted (a
+    kind and a number; a face value and a first serial), refused in the words of `refusal`
+    when they are not: taken back from its table (`give_back`), destroyed with the reason
+    posted (`destroy`). The services take the fields by the form's names."""
 
-    def run() -> object:
-        form = form_class(request.POST)
-        named = [form.cleaned_data.get(name) for name in form.fields] if form.is_valid() else []
-        if len(named) != 2 or None in named:
-            raise DomainError(refusal)
-        which, number = named
-        return write(which, number, screen.staff_of(request), screen.client_of(request))
+    def on_item(
+        request: ConsoleRequest, write: Callable[..., object], by: str, **given: Any
+    ) -> HttpResponse:
+        def run() -> object:
+            form = form_class(request.POST)
+            named = form.cleaned_data if form.is_valid() else {}
+            if len(named) != 2 or None in named.values():
+                raise DomainError(str(refusal))
+            who = {by: screen.staff_of(request)}
+            return write(**named, **given, **who, client=screen.client_of(request))
 
-    return _stock_write(request, run)
+        return _stock_write(request, run)
 
+    @require_POST
+    @screen.console_view
+    def returned(request: ConsoleRequest) -> HttpResponse:
+        return on_item(request, give_back, "returned_by")
 
-def _on_one(request: ConsoleRequest, write: Callable[[str, int, Any, str], object]) -> HttpResponse:
-    """A write on one numbered sabot or pack (its kind and number posted)."""
-    refusal = _("Say which sabot or pack: its kind and its number.")
-    return _on_item(request, _StockForm, refusal, write)
+    @require_POST
+    @screen.console_view
+    def destroyed(request: ConsoleRequest) -> HttpResponse:
+        return on_item(request, destroy, "destroyed_by", reason=request.POST.get("reason", ""))
 
-
-@require_POST
-@screen.console_view
-def take_back(request: ConsoleRequest) -> HttpResponse:
-    return _on_one(
-        request,
-        lambda kind, number, by, client: stock_return(
-            kind=kind, number=number, returned_by=by, client=client
-        ),
-    )
+    return returned, destroyed
 
 
-@require_POST
-@screen.console_view
-def destroy(request: ConsoleRequest) -> HttpResponse:
-    reason = request.POST.get("reason", "")
-    return _on_one(
-        request,
-        lambda kind, number, by, client: stock_destroy(
-            kind=kind, number=number, reason=reason, destroyed_by=by, client=client
-        ),
-    )
+take_back, destroy = _item_writes(
+    _StockForm,
+    gettext_lazy("Say which sabot or pack: its kind and its number."),
+    stock_return,
+    stock_destroy,
+)
 
 
 # -- ticket books (arts. 59, 82–83) --------------------------------------------------------
@@ -240,66 +259,13 @@ class _BookForm(forms.Form):
     first_serial = forms.IntegerField(label=gettext_lazy("First serial"), min_value=1)
 
 
-@require_POST
-@screen.console_view
-def tickets_receive(request: ConsoleRequest) -> HttpResponse:
-    post = request.POST
-    return _stock_write(
-        request,
-        lambda: ticket_books_receive(
-            face=post.get("face", ""),
-            first=post.get("first", ""),
-            last=post.get("last", ""),
-            books=post.get("books", ""),
-            received_from=post.get("received_from", ""),
-            received_by=screen.staff_of(request),
-            client=screen.client_of(request),
-        ),
-    )
-
-
-@require_POST
-@screen.console_view
-def tickets_assign(request: ConsoleRequest) -> HttpResponse:
-    post = request.POST
-    return _stock_write(
-        request,
-        lambda: ticket_books_assign(
-            table_session=_open_seance(request),
-            face=post.get("face", ""),
-            first_serials=serials_parse(post.get("first_serials", "")),
-            assigned_by=screen.staff_of(request),
-            client=screen.client_of(request),
-        ),
-    )
-
-
-def _on_book(
-    request: ConsoleRequest, write: Callable[[int, int, Any, str], object]
-) -> HttpResponse:
-    """A write on one ticket book (its face value and first serial posted)."""
-    refusal = _("Say which ticket book: its face value and its first serial.")
-    return _on_item(request, _BookForm, refusal, write)
-
-
-@require_POST
-@screen.console_view
-def tickets_return(request: ConsoleRequest) -> HttpResponse:
-    return _on_book(
-        request,
-        lambda face, first, by, client: ticket_book_return(
-            face=face, first_serial=first, returned_by=by, client=client
-        ),
-    )
-
-
-@require_POST
-@screen.console_view
-def tickets_destroy(request: ConsoleRequest) -> HttpResponse:
-    reason = request.POST.get("reason", "")
-    return _on_book(
-        request,
-        lambda face, first, by, client: ticket_book_destroy(
-            face=face, first_serial=first, reason=reason, destroyed_by=by, client=client
-        ),
-    )
+tickets_receive = _receive_view(
+    ticket_books_receive, "face", "first", "last", "books", "received_from"
+)
+tickets_assign = _assign_view(ticket_books_assign, "face", "first_serials", serials_parse)
+tickets_return, tickets_destroy = _item_writes(
+    _BookForm,
+    gettext_lazy("Say which ticket book: its face value and its first serial."),
+    ticket_book_return,
+    ticket_book_destroy,
+)

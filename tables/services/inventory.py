@@ -89,6 +89,13 @@ def written_once(write: Callable[[], _T], refusal: str) -> _T:
         raise StockBusyError(refusal) from None
 
 
+def in_stock_already(delivered: QuerySet[Any], key: str) -> list[int]:
+    """The first ten of a delivery's items that are in stock already (`delivered`: the items
+    of the delivery found in stock), by their `key`: a delivery is received whole or not at
+    all, and the refusal names them."""
+    return list(delivered.order_by(key).values_list(key, flat=True)[:10])
+
+
 def held_locked(stock: Stock[_Item, _Held], items: Iterable[_Item]) -> dict[int, _Held]:
     """Where each of `items` is now (its open assignment, locked), by the item's id."""
     field = stock.field

@@ -91,10 +91,8 @@ def stock_receive(
         )
     fields.refuse_if_any()
     numbers = range(first, last + 1)
-    taken = list(
-        StockItem.objects.filter(kind=kind, number__in=numbers)
-        .order_by("number")
-        .values_list("number", flat=True)[:10]
+    taken = inventory.in_stock_already(
+        StockItem.objects.filter(kind=kind, number__in=numbers), "number"
     )
     if taken:
         raise StockBusyError(

@@ -185,10 +185,8 @@ def ticket_books_receive(
     firsts = _delivery_firsts(fields, start, last, books)
     received_from = fields.text("received_from", received_from, max_length=200)
     fields.refuse_if_any()
-    taken = list(
-        TicketBook.objects.filter(face_cents=face, first_serial__in=firsts)
-        .order_by("first_serial")
-        .values_list("first_serial", flat=True)[:10]
+    taken = inventory.in_stock_already(
+        TicketBook.objects.filter(face_cents=face, first_serial__in=firsts), "first_serial"
     )
     if taken:
         raise StockBusyError(

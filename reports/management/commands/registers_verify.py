@@ -9,7 +9,7 @@ from typing import Any
 from django.core.management.base import BaseCommand, CommandError
 
 from reports.models import Register
-from reports.registers.store import registers_verify
+from reports.registers.verify import registers_verify
 
 
 class Command(BaseCommand):
