@@ -1,6 +1,7 @@
 """What the nightly re-audit looks for besides the books and the hashes (docs/audit.md,
 "Alerts"): a croupier correcting too often, a table playing at an unusual pace, a counted
-cagnotte short of the levies booked. Each check reads one night and raises an alert per finding
+cagnotte short of the levies booked, a table's results far from its game's odds. Each check
+reads one night and raises an alert per finding
 (`reports.audit.alerts.alert_raise`, once per finding)."""
 
 from __future__ import annotations
@@ -17,6 +18,7 @@ from reports.audit.alerts import alert_raise
 from reports.audit.models import Alert, AlertKind
 from reports.counts import cagnotte_compare, count_rows
 from reports.models import SettlementReport
+from reports.odds.selectors import odds_audit_get
 from tables.models import EventKind, TableEvent, TableSession, VoidRequest
 
 # The pace of a séance shorter than this, or of a table with fewer earlier séances, says nothing.
@@ -131,4 +133,33 @@ def shortfall_check(report: SettlementReport, content: dict[str, Any]) -> list[A
         )
         for row in comparison["rows"]
         if row["kind"] == "shortfall"
+    ]
+
+
+def odds_check(gaming_session: GamingSession) -> list[Alert]:
+    """Each measure of a table of the night whose result is more than 3 standard errors from
+    its expected value (the statistical audit, docs/odds.md, "The audit")."""
+    journees = list(
+        TableSession.objects.filter(gaming_session=gaming_session)
+        .values_list("journee", flat=True)
+        .distinct()
+    )
+    if not journees:
+        return []
+    audit = odds_audit_get(grouping="table", date_from=min(journees), date_to=max(journees))
+    return [
+        alert_raise(
+            AlertKind.STATISTICAL_FLAG,
+            f"odds:{gaming_session.public_id}:{row.group.key}:{cell.measure}",
+            gaming_session=gaming_session,
+            measure=cell.measure,
+            where=row.group.label,
+            z=None if cell.z is None else round(cell.z, 2),
+            coups=row.coups,
+            observed=round(cell.observed, 4),
+            expected=round(cell.expected, 4),
+        )
+        for row in audit.rows
+        for cell in row.cells
+        if cell.flagged
     ]

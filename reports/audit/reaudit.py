@@ -12,11 +12,11 @@ from datetime import timedelta
 from django.utils import timezone
 
 from reports.audit.alerts import alert_raise
-from reports.audit.findings import corrections_check, pace_check, shortfall_check
+from reports.audit.findings import corrections_check, odds_check, pace_check, shortfall_check
 from reports.audit.models import Alert, AlertKind, Reaudit
 from reports.builders import canonical_json, sha256_hex
 from reports.models import ReportStatus, SettlementReport
-from reports.registers.store import first_difference, registers_verify
+from reports.registers.verify import first_difference, registers_verify
 from reports.services import settlement_content_build
 
 
@@ -67,6 +67,7 @@ def reaudit_night(report: SettlementReport) -> tuple[Reaudit, list[Alert]]:
             )
         )
     alerts += corrections_check(night) + pace_check(night) + shortfall_check(report, content)
+    alerts += odds_check(night)
     run = Reaudit.objects.create(
         run_at=timezone.now(),
         gaming_session=night,

@@ -491,13 +491,3 @@ def night_now(gaming_session: Any) -> tuple[dict[str, Any], Any]:
 
 def signatures_of(register: Register) -> Iterator[RegisterSignature]:
     yield from register.signatures.select_related("signed_by").order_by("signed_at", "pk")
-
-
-def __getattr__(name: str) -> Any:
-    """`registers_verify` lives in `reports.registers.verify` (it reads this module, which must
-    not read it back); still importable from here under its old address."""
-    if name == "registers_verify":
-        from reports.registers.verify import registers_verify
-
-        return registers_verify
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -33,8 +33,8 @@ from reports.registers.store import (
     journee_sign,
     month_close,
     register_rectify,
-    registers_verify,
 )
+from reports.registers.verify import registers_verify
 from tables.models import Table, TableEvent, TableSession
 from tests.factories import UserFactory
 from tests.ledger.test_settlement import Night

@@ -34,8 +34,8 @@ from reports.registers.store import (
     model11_freeze,
     model12_draft,
     register_rectify,
-    registers_verify,
 )
+from reports.registers.verify import registers_verify
 from reports.tasks import freeze_model11, registers_sweep
 from tables.models import Table, TableSession
 from tests.concurrency.threads import slowed, together

@@ -22,7 +22,7 @@ from establishment.roles import Role
 from reports.counting import cagnotte_count_record
 from reports.models import Register, SettlementReport
 from reports.registers.builders import tickets_detached
-from reports.registers.store import registers_verify
+from reports.registers.verify import registers_verify
 from tables.models import Coup, TableSession
 from tables.selectors import table_state_get
 from tables.services import gaming_session_close, table_session_close

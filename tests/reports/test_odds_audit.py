@@ -299,3 +299,17 @@ def test_only_auditors_and_managers_read_it() -> None:
     assert api.get("/api/odds/audit/").status_code == 403
     assert _reader(Role.CROUPIER).get("/odds/audit/").status_code == 403
     assert _reader(Role.MANAGER).get("/odds/audit/").status_code == 200
+
+
+def test_the_nightly_reaudit_raises_an_alert_for_the_drifting_table(
+    fair_and_drifting: dict[str, Any], night: Night
+) -> None:
+    from reports.audit.findings import odds_check
+    from reports.audit.models import AlertKind
+
+    alerts = odds_check(night.gaming_session)
+    assert {a.kind for a in alerts} == {AlertKind.STATISTICAL_FLAG}
+    assert {a.detail["where"] for a in alerts} == {fair_and_drifting["rigged"]}
+    assert {"banker_wins", "doublet"} <= {a.detail["measure"] for a in alerts}
+    assert all(a.detail["coups"] == 40 for a in alerts)
+    assert odds_check(night.gaming_session) == alerts  # raised once
