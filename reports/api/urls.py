@@ -51,4 +51,5 @@ urlpatterns: list[URLPattern | URLResolver] = [
         "registers/months/<str:key>/close/", registers.MonthCloseApi.as_view(), name="month-close"
     ),
     path("audit-log/", audit.AuditLogApi.as_view(), name="audit-log"),
+    path("audit/coups/<uuid:public_id>/", audit.CoupReplayApi.as_view(), name="audit-coup"),
 ]

@@ -12,4 +12,6 @@ urlpatterns: list[URLPattern | URLResolver] = [
     path("", views.desk, name="index"),
     path("log/", views.audit_log, name="log"),
     path("log.csv", views.audit_log_csv, name="log-csv"),
+    path("coups/", views.coup_find, name="coup-find"),
+    path("coups/<uuid:public_id>/", views.coup_replay, name="coup"),
 ]
