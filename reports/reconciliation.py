@@ -97,6 +97,47 @@ def _legs_text(legs: Iterable[Leg]) -> list[str]:
     return sorted(f"{side} {owner} {amount} {reason}" for owner, side, amount, reason in legs)
 
 
+def legs_by_transaction(
+    legs: Iterable[LegRow], accounts: Mapping[int, Mapping[str, Any]]
+) -> dict[int, list[Leg]]:
+    """The books' entries as legs of the engine's owners (COM-5.2), by transaction."""
+    legs_of: dict[int, list[Leg]] = defaultdict(list)
+    for _entry, txn, account_id, side, reason, amount in legs:
+        account = accounts.get(account_id)
+        owner = owner_of(account) if account else f"account#{account_id}"
+        legs_of[txn].append((owner, side, amount, reason))
+    return legs_of
+
+
+@dataclass(frozen=True)
+class LegsCompared:
+    """Money as the replay moves it (`expected`) against the legs the books hold (`booked`)."""
+
+    expected: list[Leg]
+    booked: list[Leg]
+
+    @property
+    def agrees(self) -> bool:
+        return Counter(self.expected) == Counter(self.booked)
+
+    def lines(self) -> list[tuple[Leg, int, int]]:
+        """Each distinct leg with how many times the replay and the books hold it, in the
+        replay's order, then what only the books hold."""
+        replayed, booked = Counter(self.expected), Counter(self.booked)
+        order = dict.fromkeys([*self.expected, *self.booked])
+        return [(leg, replayed[leg], booked[leg]) for leg in order]
+
+
+def legs_compare(
+    transfers: Iterable[Mapping[str, Any]],
+    transaction_ids: Iterable[int],
+    legs_of: Mapping[int, Sequence[Leg]],
+) -> LegsCompared:
+    """The engine's transfers against the legs of these transactions."""
+    booked = [leg for pk in transaction_ids for leg in legs_of.get(pk, [])]
+    return LegsCompared(_transfer_legs(transfers), booked)
+
+
 # -- reconciliation --------------------------------------------------------------------------
 
 
@@ -151,11 +192,7 @@ def table_reconcile(
 
     by_key = {key: pk for pk, key, _rev in transactions}
     reversal_of = {rev: pk for pk, _key, rev in transactions if rev is not None}
-    legs_of: dict[int, list[Leg]] = defaultdict(list)
-    for _entry, txn, account_id, side, reason, amount in legs:
-        account = accounts.get(account_id)
-        owner = owner_of(account) if account else f"account#{account_id}"
-        legs_of[txn].append((owner, side, amount, reason))
+    legs_of = legs_by_transaction(legs, accounts)
     live_rows = {row[0]: row for row in coups if not row[5]}
     explained: set[int] = set()
     expected_balance: Counter[tuple[Any, ...]] = Counter()
@@ -167,27 +204,27 @@ def table_reconcile(
         for number, coup in sorted(engine_coups.items()):
             replayed += 1
             final = finals[number] = coup.as_dict()
-            expected = _transfer_legs(final["transfers"])
-            for owner, side, amount, _reason in expected:
-                sign = amount if side == Side.CREDIT else -amount
-                expected_balance[_account_key_of(owner, table_session)] += sign
             keys = postings.get(f"coup:{number}", [])
-            booked: list[Leg] = []
+            found_ids: list[int] = []
             for key in keys:
                 found = by_key.get(key)
                 if found is None:
                     differ("posting_missing", coup=number, transaction=key)
                     continue
                 explained.add(found)
-                booked.extend(legs_of.get(found, []))
-            if expected and not keys:
-                differ("coup_not_booked", coup=number, expected=_legs_text(expected))
-            elif Counter(expected) != Counter(booked):
+                found_ids.append(found)
+            compared = legs_compare(final["transfers"], found_ids, legs_of)
+            for owner, side, amount, _reason in compared.expected:
+                sign = amount if side == Side.CREDIT else -amount
+                expected_balance[_account_key_of(owner, table_session)] += sign
+            if compared.expected and not keys:
+                differ("coup_not_booked", coup=number, expected=_legs_text(compared.expected))
+            elif not compared.agrees:
                 differ(
                     "coup_differs",
                     coup=number,
-                    expected=_legs_text(expected),
-                    booked=_legs_text(booked),
+                    expected=_legs_text(compared.expected),
+                    booked=_legs_text(compared.booked),
                 )
             row = live_rows.pop(number, None)
             levy = sum(int(t["amount"]) for t in final["transfers"] if t["reason"] == "cagnotte")

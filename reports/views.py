@@ -25,6 +25,7 @@ from establishment.http.errors import error_body
 from establishment.roles import Role
 from establishment.staff import has_role
 from reports.audit.alerts import alert_text, alerts_of_night
+from reports.audit.coup import coup_public_ids_get
 from reports.counting import cagnotte_count_record
 from reports.counts import cagnotte_compare, count_rows
 from reports.labels import label
@@ -162,11 +163,17 @@ def _detail_context(request: HttpRequest, report: SettlementReport) -> dict[str,
     counts = list(cagnotte_count_list(report=report))
     comparison = cagnotte_compare(content["cagnotte"], count_rows(counts))
     sign_off = getattr(report, "sign_off", None)
+    # Each coup links to its replay (reports/audit/coup.py), found by its séance and line.
+    coup_ids = coup_public_ids_get(
+        table_sessions=[t.get("table_session", "") for t in content["tables"]]
+    )
     for table in content["tables"]:
         table["game_label"] = label(table["game"])
         for coup in table["coups"]:
             coup["local"] = local_time(coup["time"], "%H:%M:%S")
             coup["outcome_label"] = label(coup["outcome"])
+            where = (table.get("table_session", ""), coup.get("seq", 0))
+            coup["public_id"] = coup_ids.get(where, "")
         for banker in table["bankers"]:
             banker["how_label"] = label(banker["how"])
             banker["ended_label"] = label(banker["ended"])

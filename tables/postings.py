@@ -81,6 +81,15 @@ def posting_key(base: str, what: str) -> str:
     return f"{base}:{what}"
 
 
+def posting_seq(key: str) -> int | None:
+    """The journal line whose transactions `key` names (`posting_base`), or None."""
+    parts = key.split(":")
+    try:
+        return int(parts[parts.index("event") + 1])
+    except (ValueError, IndexError):
+        return None
+
+
 def posting_target(key: str) -> str:
     """`...:event:12:coup:3` and `...:coup:3:after` → `coup:3`; `...:session` → `session`."""
     parts = key.split(":")

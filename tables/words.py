@@ -49,3 +49,25 @@ def say_label(key: str, **values: str | int) -> str | None:
     """A label of the catalogue (`action.sit`, `phase.bank_pending` …) in the active language,
     or None when the catalogue has none."""
     return label(key, language(), **values)
+
+
+def table_word(family: str, code: str | None, game: str | None = None) -> str:
+    """The table's word for one of the engine's codes (`[<game>.]<family>.<code>`: the game's
+    own word first, then the one every game shares); a code without one, in plain letters; no
+    code, nothing."""
+    if not code:
+        return ""
+    if game:
+        found = say_label(f"{game}.{family}.{code}")
+        if found is not None:
+            return found
+    found = say_label(f"{family}.{code}")
+    return code.replace("_", " ") if found is None else found
+
+
+def chips_text(amount: object) -> str:
+    """An amount of chips as the screens write it everywhere: thousands apart by a narrow
+    no-break space, in both languages ("12 500"); anything else as it is."""
+    if isinstance(amount, int) and not isinstance(amount, bool):
+        return f"{amount:,}".replace(",", "\u202f")
+    return "" if amount is None else str(amount)

@@ -1,10 +1,11 @@
 """The audit log for scripts: the auditor's filters and keyset pages, as on the audit log
-screen (reports/audit/views.py; docs/audit.md)."""
+screen (reports/audit/views.py; docs/audit.md); a coup replayed, as on its screen."""
 
 from __future__ import annotations
 
+from dataclasses import is_dataclass
 from datetime import datetime
-from typing import Any
+from typing import Any, cast, get_args, get_origin, get_type_hints
 from uuid import UUID
 
 from django.utils.translation import gettext as _
@@ -21,6 +22,7 @@ from establishment.http.schema import post_schema
 from establishment.http.serializers import validated
 from establishment.staff import role_required
 from reports.audit.alerts import REASON_MAX, alert_acknowledge, alert_text, alerts_for
+from reports.audit.coup import coup_replay_get
 from reports.audit.log import (
     MAX_PAGE_SIZE,
     PAGE_SIZE,
@@ -29,6 +31,7 @@ from reports.audit.log import (
     audit_rows,
 )
 from reports.audit.models import Acknowledgement, Alert
+from reports.audit.replayed import BookLine, Books, CoupReplay, SabotCounts
 
 
 class AuditLogQuerySerializer(serializers.Serializer[Any]):
@@ -175,3 +178,67 @@ class AlertAcknowledgeApi(APIView):
             pk=alert.pk
         )
         return Response(AlertSerializer(fresh).data)
+
+
+# -- a coup replayed (reports/audit/coup.py), as on the auditor's screen ----------------------
+
+
+def _field(hint: Any, **options: Any) -> serializers.Field[Any, Any, Any, Any]:
+    """The serializer field of a row's attribute, from its type."""
+    arguments = get_args(hint)
+    if type(None) in arguments:
+        (inner,) = [a for a in arguments if a is not type(None)]
+        return _field(inner, allow_null=True, **options)
+    origin = get_origin(hint)
+    if origin is list:
+        return serializers.ListField(child=_field(arguments[0]), **options)
+    if origin is dict:
+        child = serializers.CharField() if arguments[1] is str else serializers.JSONField()
+        return serializers.DictField(child=child, **options)
+    if is_dataclass(hint):
+        return _serializer_of(cast(type[Any], hint))(**options)
+    made: serializers.Field[Any, Any, Any, Any] = _SCALARS[hint](**options)
+    return made
+
+
+_SCALARS: dict[Any, type[serializers.Field[Any, Any, Any, Any]]] = {
+    int: serializers.IntegerField,
+    str: serializers.CharField,
+    bool: serializers.BooleanField,
+    datetime: serializers.DateTimeField,
+}
+# What a row computes rather than holds, shown beside its fields.
+_COMPUTED: dict[type[Any], dict[str, Any]] = {
+    BookLine: {"differs": bool},
+    Books: {"agrees": bool},
+    SabotCounts: {"dealt_in_coup": int | None},
+}
+
+
+_MADE: dict[str, type[serializers.Serializer[Any]]] = {}
+
+
+def _serializer_of(row: type[Any]) -> type[serializers.Serializer[Any]]:
+    """A serializer of a row of `reports/audit/replayed.py`, field for field (made once): the
+    API answers exactly what the screen shows."""
+    name = f"Audit{row.__name__}"
+    if name not in _MADE:
+        hints = {**get_type_hints(row), **_COMPUTED.get(row, {})}
+        fields = {key: _field(hint) for key, hint in hints.items()}
+        made = type(name, (serializers.Serializer,), fields)
+        _MADE[name] = cast(type[serializers.Serializer[Any]], made)
+    return _MADE[name]
+
+
+class CoupReplayApi(APIView):
+    """A coup replayed: its journal lines with who, when, from where and the table's state
+    after each, its money as the engine replays it against the books, its corrections and its
+    sabot's counts; the same as the auditor's screen."""
+
+    @extend_schema(responses=_serializer_of(CoupReplay), tags=["audit"])
+    def get(self, request: Request, public_id: UUID) -> Response:
+        role_required(request.user, READ_REPORTS, "read a coup's replay")
+        replay = coup_replay_get(public_id=public_id)
+        if replay is None:
+            raise NotFoundError(_("No such coup."))
+        return Response(_serializer_of(CoupReplay)(replay).data)

@@ -58,4 +58,5 @@ urlpatterns: list[URLPattern | URLResolver] = [
         audit.AlertAcknowledgeApi.as_view(),
         name="alert-acknowledge",
     ),
+    path("audit/coups/<uuid:public_id>/", audit.CoupReplayApi.as_view(), name="audit-coup"),
 ]

@@ -18,4 +18,6 @@ urlpatterns: list[URLPattern | URLResolver] = [
         views.alert_acknowledge_view,
         name="alert-acknowledge",
     ),
+    path("coups/", views.coup_find, name="coup-find"),
+    path("coups/<uuid:public_id>/", views.coup_replay, name="coup"),
 ]

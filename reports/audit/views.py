@@ -1,6 +1,6 @@
 """The auditor's desk on screen: the audit log filtered by person, table, action and time, one
-keyset page at a time, and the same rows as CSV (docs/audit.md). Views parse, call one selector,
-render."""
+keyset page at a time, and the same rows as CSV (docs/audit.md); any coup replayed, found by its
+id or by its table and a moment. Views parse, call one selector, render."""
 
 from __future__ import annotations
 
@@ -14,13 +14,16 @@ from django import forms
 from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpRequest, HttpResponse, StreamingHttpResponse
 from django.shortcuts import redirect, render
-from django.utils import timezone
-from django.utils.translation import gettext_lazy as _
+from django.urls import reverse
+from django.utils import formats, timezone
+from django.utils.translation import gettext, gettext_lazy as _
 from django.views.decorators.http import require_GET, require_POST
 
 from establishment.errors import DomainError, InvalidInputError
+from establishment.house import house_settings_current, zone
 from establishment.http.errors import error_body
 from reports.audit.alerts import alert_acknowledge, alert_text, alerts_for
+from reports.audit.coup import coup_at, coup_replay_get
 from reports.audit.log import (
     AuditLogFilter,
     audit_log_chunks,
@@ -127,15 +130,42 @@ def audit_log_csv(request: HttpRequest) -> HttpResponse:
     return cast(HttpResponse, response)
 
 
+class CoupFinderForm(forms.Form):
+    """A table and a moment in the house's time zone: the coup in play then, or the next."""
+
+    table = forms.IntegerField(
+        label=_("Table"),
+        min_value=1,
+        max_value=2**31 - 1,
+        error_messages={
+            "required": _("Enter the table's number."),
+            "invalid": _("Enter the table's number as a whole number, such as 7."),
+        },
+    )
+    at = forms.DateTimeField(
+        label=_("At"),
+        widget=forms.DateTimeInput(attrs={"type": "datetime-local", "step": "1"}),
+        error_messages={
+            "required": _("Enter the moment: a date and a time."),
+            "invalid": _("Enter the moment as a date and a time, such as 2025-03-14 23:05:00."),
+        },
+    )
+
+
+def _desk(
+    request: HttpRequest, form: CoupFinderForm, status: int = 200, **more: Any
+) -> HttpResponse:
+    zone_name = house_settings_current().time_zone
+    open_alerts = [(alert, alert_text(alert)) for alert in alerts_for(request.user)[:20]]
+    context = {"form": form, "zone": zone_name, "alerts": open_alerts, **more}
+    return render(request, "reports/audit/desk.html", context, status=status)
+
+
 @reading
 def desk(request: HttpRequest) -> HttpResponse:
-    """The auditor's desk: the alerts still to acknowledge, and what he can open from here."""
-    open_alerts = list(alerts_for(request.user)[:20])
-    return render(
-        request,
-        "reports/audit/desk.html",
-        {"alerts": [(alert, alert_text(alert)) for alert in open_alerts]},
-    )
+    """The auditor's desk: the alerts still to acknowledge, the coup finder, and what he can
+    open from here."""
+    return _desk(request, CoupFinderForm())
 
 
 class AcknowledgeForm(forms.Form):
@@ -181,3 +211,33 @@ def alert_acknowledge_view(request: HttpRequest, public_id: UUID) -> HttpRespons
         context["error"] = body.message
         return render(request, "reports/audit/alerts.html", context, status=body.status)
     return redirect("audit:alerts")
+
+
+@reading
+def coup_find(request: HttpRequest) -> HttpResponse:
+    """The coup in play at a table at a moment (the house's time), or the first after it."""
+    house_zone = zone(house_settings_current().time_zone)
+    with timezone.override(house_zone):
+        form = CoupFinderForm(request.GET)
+        if not form.is_valid():
+            return _desk(request, form, status=400)
+        table, moment = form.cleaned_data["table"], form.cleaned_data["at"]
+        found = coup_at(table=table, moment=moment)
+        if found is None:
+            when = formats.date_format(moment.astimezone(house_zone), "Y-m-d H:i:s")
+            message = gettext("No coup was in play at table %(table)d at %(at)s or after it.") % {
+                "table": table,
+                "at": when,
+            }
+            return _desk(request, form, status=404, not_found=message)
+    return redirect(reverse("audit:coup", args=[found.public_id]))
+
+
+@reading
+def coup_replay(request: HttpRequest, public_id: UUID) -> HttpResponse:
+    """A coup replayed: its journal lines with the state after each, its money against the
+    books, its corrections and its sabot (reports/audit/coup.py)."""
+    replay = coup_replay_get(public_id=public_id)
+    if replay is None:
+        raise Http404(gettext("No such coup."))
+    return render(request, "reports/audit/coup.html", {"replay": replay})

@@ -15,7 +15,12 @@ import re
 from collections.abc import Iterable, Mapping
 from typing import Any
 
-from tables.words import say, say_label
+from tables.words import (
+    chips_text as chips_text,  # the console's amounts (re-exported)
+    say,
+    say_label,
+    table_word as _word,
+)
 
 # Actions that belong to the session rather than the coup: drawn apart, below the coup's.
 SESSION_TYPES = frozenset({"sit", "leave", "add_standing", "end_session", "set_first_banker"})
@@ -37,29 +42,8 @@ ACTION_KEYS: Mapping[str, str] = {
 }
 
 
-def chips_text(amount: object) -> str:
-    """An amount of chips as the screen writes it everywhere: thousands apart by a narrow
-    no-break space, in both languages ("12 500"); anything else as it is."""
-    if isinstance(amount, int) and not isinstance(amount, bool):
-        return f"{amount:,}".replace(",", "\u202f")
-    return "" if amount is None else str(amount)
-
-
 # The engine's bank-rule code with its amount (`fixed(1370)`): a code, not a sentence.
 _BANK_RULE = re.compile(r"(?P<kind>\w+)\((?P<amount>\d+)\)")
-
-
-def _word(family: str, code: str | None, game: str | None = None) -> str:
-    """The table's word for one of the engine's codes (`[<game>.]<family>.<code>`); a code
-    without one, in plain letters; no code, nothing."""
-    if not code:
-        return ""
-    if game:
-        found = say_label(f"{game}.{family}.{code}")
-        if found is not None:
-            return found
-    found = say_label(f"{family}.{code}")
-    return code.replace("_", " ") if found is None else found
 
 
 def bank_rule_label(rule: object) -> str:
