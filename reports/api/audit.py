@@ -56,7 +56,7 @@ class AuditLogQuerySerializer(serializers.Serializer[Any]):
         return cursor
 
 
-class AuditRowSerializer(serializers.Serializer[Any]):
+class AuditLogRowSerializer(serializers.Serializer[Any]):
     public_id = serializers.UUIDField()
     at = serializers.DateTimeField()
     actor = serializers.CharField(help_text="The username of who did it.")
@@ -86,7 +86,7 @@ class AuditLogApi(APIView):
         responses=inline_serializer(
             "AuditLogPage",
             {
-                "results": AuditRowSerializer(many=True),
+                "results": AuditLogRowSerializer(many=True),
                 "next": serializers.CharField(
                     allow_null=True, help_text="The cursor of the next page; null on the last."
                 ),
@@ -107,7 +107,7 @@ class AuditLogApi(APIView):
             until=given.get("until"),
         )
         page = audit_log_page(wanted, cursor=given["cursor"], size=given["page_size"])
-        rows = AuditRowSerializer(audit_rows(page.rows), many=True).data
+        rows = AuditLogRowSerializer(audit_rows(page.rows), many=True).data
         return Response({"results": rows, "next": page.next_cursor or None})
 
 
