@@ -395,6 +395,7 @@ SPECTACULAR_SETTINGS: dict[str, Any] = {
     "POSTPROCESSING_HOOKS": [
         "drf_spectacular.hooks.postprocess_schema_enums",
         "establishment.http.schema.error_responses_add",
+        "tables.api.links.play_links_add",
     ],
     "ENUM_NAME_OVERRIDES": {
         "AccountKindEnum": "ledger.models.AccountKind",

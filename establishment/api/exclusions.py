@@ -156,7 +156,8 @@ class ExclusionImportCreateApi(APIView):
     parser_classes = [MultiPartParser]
 
     class InputSerializer(serializers.Serializer[Any]):
-        file = serializers.FileField(help_text="The CSV file, UTF-8.")
+        # An empty file is the import's to refuse, with its errors (no header), as any file.
+        file = serializers.FileField(allow_empty_file=True, help_text="The CSV file, UTF-8.")
 
     @extend_schema(
         request={"multipart/form-data": InputSerializer},

@@ -20,10 +20,13 @@ from django.core.exceptions import (
 )
 from django.http import Http404, HttpResponsePermanentRedirect
 from django.urls import Resolver404, resolve
+from django.utils.functional import Promise
+from django.utils.translation import gettext_lazy as _
 from drf_spectacular.utils import extend_schema
 from rest_framework import exceptions, status
 from rest_framework.authentication import BaseAuthentication
 from rest_framework.permissions import AllowAny
+from rest_framework.renderers import BrowsableAPIRenderer, JSONRenderer
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView, exception_handler as drf_exception_handler
@@ -31,14 +34,16 @@ from rest_framework.views import APIView, exception_handler as drf_exception_han
 from establishment.errors import DomainError
 from establishment.http.errors import ErrorBody, error_body
 
-# Messages for DRF's own errors, in the same plain words as the services'.
-_MESSAGES: dict[str, str] = {
-    "invalid": "The request is not valid; see extra.fields for what is wrong.",
-    "parse_error": "The request body is not valid JSON.",
-    "not_authenticated": "Log in, or send a token: `Authorization: Token <key>`.",
-    "authentication_failed": "This token or these credentials are not valid.",
-    "permission_denied": "You may not do this.",
-    "not_found": "Not found, or not visible to you.",
+# Messages for DRF's own errors, in the same plain words as the services', in the reader's
+# language.
+_MESSAGES: dict[str, Promise] = {
+    "invalid": _("The request is not valid; see extra.fields for what is wrong."),
+    "does_not_exist": _("The request names something that does not exist; see extra.fields."),
+    "parse_error": _("The request body is not valid JSON."),
+    "not_authenticated": _("Log in, or send a token: `Authorization: Token <key>`."),
+    "authentication_failed": _("This token or these credentials are not valid."),
+    "permission_denied": _("You may not do this."),
+    "not_found": _("Not found, or not visible to you."),
 }
 
 
@@ -57,19 +62,49 @@ def exception_handler(exc: Exception, context: dict[str, Any]) -> Response | Non
     response = drf_exception_handler(exc, context)
     if response is None or not isinstance(exc, exceptions.APIException):
         return response  # not an API error: a 500, logged by Django
+    _answer_in_json(context.get("request"))
+    request = context.get("request")
+    if (
+        isinstance(exc, exceptions.ValidationError)
+        and getattr(request, "method", "GET") != "GET"
+        and _leaf_codes(exc.get_codes()) == {"does_not_exist"}
+    ):
+        # Well formed, but naming someone or something that is not there (a username, …):
+        # refused as a service refuses it, not as a malformed request.
+        response.status_code = status.HTTP_422_UNPROCESSABLE_ENTITY
     response.data = _api_exception_body(exc, response.status_code).as_dict()
     return response
+
+
+def _answer_in_json(request: Request | None) -> None:
+    """An error is JSON even where the answer would have been a document of another type (the
+    schema in YAML, the readers' HTML pages): a client reads one format whatever went wrong.
+    The browsable API keeps its HTML page for a browser that asked for one."""
+    renderer = getattr(request, "accepted_renderer", None)
+    if request is not None and type(renderer) not in (JSONRenderer, BrowsableAPIRenderer):
+        request.accepted_renderer = JSONRenderer()
+        request.accepted_media_type = JSONRenderer.media_type
+
+
+def _leaf_codes(codes: Any) -> set[str]:
+    if isinstance(codes, dict):
+        return set().union(*(_leaf_codes(value) for value in codes.values()))
+    if isinstance(codes, list):
+        return set().union(*(_leaf_codes(value) for value in codes))
+    return {str(codes)}
 
 
 def _api_exception_body(exc: exceptions.APIException, status_code: int) -> ErrorBody:
     code = str(exc.default_code)
     extra: dict[str, Any] = {}
     if isinstance(exc, exceptions.ValidationError):
-        code = "invalid"
+        code = (
+            "does_not_exist" if status_code == status.HTTP_422_UNPROCESSABLE_ENTITY else "invalid"
+        )
         extra["fields"] = _plain(exc.detail)
-        message = _MESSAGES[code]
+        message = str(_MESSAGES[code])
     elif code in _MESSAGES and _is_default_detail(exc):
-        message = _MESSAGES[code]
+        message = str(_MESSAGES[code])
     else:
         message = _text(exc.detail)
     return ErrorBody(status_code, code, message, extra)
@@ -140,11 +175,13 @@ class EndpointNotFoundApi(APIView):
             if request.method in ("GET", "HEAD"):
                 query = request.META.get("QUERY_STRING", "")
                 return HttpResponsePermanentRedirect(f"{path}/?{query}" if query else f"{path}/")
-            message = f"No endpoint at {path}; did you mean {path}/ (with the final slash)?"
+            message = _(
+                "No endpoint at %(path)s; did you mean %(path)s/ (with the final slash)?"
+            ) % {"path": path}
         else:
-            message = (
-                f"No endpoint at {path}. The endpoints are listed in the schema, /api/schema/."
-            )
+            message = _(
+                "No endpoint at %(path)s. The endpoints are listed in the schema, /api/schema/."
+            ) % {"path": path}
         raise exceptions.NotFound(message)
 
 

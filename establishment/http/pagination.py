@@ -15,11 +15,14 @@ from typing import TYPE_CHECKING, Any, ClassVar, TypeVar
 from django import forms
 from django.core.exceptions import ValidationError
 from django.db.models import Model, QuerySet
+from django.utils.translation import gettext as _
 from django_filters import rest_framework as filters
 from django_filters.fields import IsoDateTimeField
 from django_filters.rest_framework import DjangoFilterBackend, FilterSet
 from drf_spectacular.drainage import set_override
 from drf_spectacular.utils import extend_schema, extend_schema_view
+from rest_framework import serializers
+from rest_framework.exceptions import NotFound
 from rest_framework.pagination import PageNumberPagination
 from rest_framework.response import Response
 from rest_framework.views import APIView
@@ -29,10 +32,67 @@ if TYPE_CHECKING:
     from rest_framework.serializers import ModelSerializer
 
 
+class _PageQuerySerializer(serializers.Serializer[Any]):
+    page = serializers.IntegerField(min_value=1, required=False)
+
+    def __init__(self, *args: Any, most: int, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.fields["page_size"] = serializers.IntegerField(
+            min_value=1, max_value=most, required=False
+        )
+
+
 class Pagination(PageNumberPagination):
+    """Pages of `page_size` rows (1 to `max_page_size`; 50 when not given), numbered from 1.
+
+    `page` and `page_size` are read strictly: a value that is not a whole number in range is
+    refused with 400 `invalid` naming the parameter (DRF's own pagination would silently fall
+    back to the default size, docs/conventions.md rule 8); a page past the last is 404.
+    """
+
     page_size = 50
     page_size_query_param = "page_size"
     max_page_size = 500
+    last_page_strings = ()
+
+    def get_page_size(self, request: Request) -> int:
+        size: int = self._query(request).get("page_size", self.page_size)
+        return size
+
+    def get_page_number(self, request: Request, paginator: Any) -> int:
+        number: int = self._query(request).get("page", 1)
+        return number
+
+    def _query(self, request: Request) -> dict[str, int]:
+        given = _PageQuerySerializer(
+            data={
+                name: request.query_params[name]
+                for name in ("page", "page_size")
+                if name in request.query_params
+            },
+            most=self.max_page_size,
+        )
+        given.is_valid(raise_exception=True)
+        return dict(given.validated_data)
+
+    def paginate_queryset(self, queryset: Any, request: Request, view: Any = None) -> Any:
+        try:
+            return super().paginate_queryset(queryset, request, view)
+        except NotFound:
+            raise NotFound(
+                _("There is no page %(page)s of this list: send a page from 1 to the last.")
+                % {"page": self._query(request).get("page", 1)}
+            ) from None
+
+    def get_schema_operation_parameters(self, view: Any) -> list[dict[str, Any]]:
+        bounds = {"page": (1, None), "page_size": (1, self.max_page_size)}
+        parameters: list[dict[str, Any]] = super().get_schema_operation_parameters(view)
+        for parameter in parameters:
+            low, high = bounds[parameter["name"]]
+            parameter["schema"]["minimum"] = low
+            if high is not None:
+                parameter["schema"]["maximum"] = high
+        return parameters
 
 
 class ListApi(APIView):
@@ -89,7 +149,27 @@ def list_api(
 class ListFilter(FilterSet):
     """Base of the list filters: every filter is declared with the field it reads and none is
     derived from a model, so a filter names no model. The model of its list view's rows names
-    it (for the schema's types: `list_api`) and the view's selector reads the rows."""
+    it (for the schema's types: `list_api`) and the view's selector reads the rows.
+
+    A parameter that is sent is read strictly, as its schema types it: an empty value where a
+    text is not expected (`?table=`, a UUID) and a yes-or-no that is not `true` or `false` are
+    refused (400 `invalid`), where django-filter would silently not filter at all.
+    """
+
+    def is_valid(self) -> bool:
+        valid = bool(super().is_valid())
+        data = self.data or {}
+        for name, declared in self.filters.items():
+            if name not in data:
+                continue
+            value = str(data.get(name, ""))
+            if not value.strip() and not isinstance(declared, filters.CharFilter):
+                self.form.add_error(name, _("Give a value, or leave the parameter out."))
+                valid = False
+            elif isinstance(declared, filters.BooleanFilter) and value not in ("true", "false"):
+                self.form.add_error(name, _("Send true or false."))
+                valid = False
+        return valid
 
 
 class IntegerFilter(filters.Filter):

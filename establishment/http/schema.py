@@ -13,10 +13,12 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
+from dataclasses import dataclass, field
 from typing import Any, TypeVar
 
 from drf_spectacular import openapi
 from drf_spectacular.utils import OpenApiParameter, extend_schema, extend_schema_view
+from rest_framework import serializers
 from rest_framework.views import APIView
 
 ERROR_COMPONENT = "Error"
@@ -63,7 +65,8 @@ _WRITES = {
     ),
     "422": (
         "Refused by the rules (the engine's code: `E_WRONG_STATE`, `E_BAD_ACTION`, …) or by a "
-        "service (`unknown_player`, `E_SETTING`, `unique`, …)."
+        "service (`unknown_player`, `E_SETTING`, `unique`, …), or naming what does not exist "
+        "(`does_not_exist`, `extra.fields` says which)."
     ),
 }
 _METHODS = ("get", "post", "put", "patch", "delete")
@@ -95,6 +98,57 @@ def error_responses_add(
     return result
 
 
+@dataclass(frozen=True)
+class Link:
+    """An OpenAPI link: what an answer of `source` (its operationId, on `status`) gives to call
+    `target` next — path parameters and a request body made of runtime expressions
+    (`$response.body#/public_id`, `$request.path.table_session_id`).
+
+    A client generator (and the schema-driven fuzzer's stateful phase) follows them to walk a
+    session of play: a table created, opened, its state read, an action recorded, a coup voided.
+    `whole_body` means the body is exactly the link's, not merged into a generated one.
+    """
+
+    source: str
+    status: str
+    target: str
+    name: str
+    parameters: dict[str, str] = field(default_factory=dict)
+    body: dict[str, Any] | None = None
+    whole_body: bool = False
+    description: str = ""
+
+
+def links_add(result: dict[str, Any], links: list[Link]) -> dict[str, Any]:
+    """Declare `links` in a generated schema (for a drf-spectacular postprocessing hook).
+
+    A link whose source or target is not in the schema is an error: the names are the views'
+    operationIds (`AutoSchema.get_operation_id`), and a renamed view must rename its links.
+    """
+    operations = {
+        operation["operationId"]: operation
+        for methods in result.get("paths", {}).values()
+        for method, operation in methods.items()
+        if method in _METHODS
+    }
+    for link in links:
+        missing = {link.source, link.target} - operations.keys()
+        if missing:
+            raise ValueError(f"A link names operations not in the schema: {sorted(missing)}")
+        response = operations[link.source]["responses"][link.status]
+        declared: dict[str, Any] = {"operationId": link.target}
+        if link.description:
+            declared["description"] = link.description
+        if link.parameters:
+            declared["parameters"] = dict(link.parameters)
+        if link.body is not None:
+            declared["requestBody"] = link.body
+            if link.whole_body:
+                declared["x-schemathesis"] = {"merge_body": False}
+        response.setdefault("links", {})[link.name] = declared
+    return result
+
+
 IDEMPOTENCY_KEY = OpenApiParameter(
     name="Idempotency-Key",
     type={"type": "string", "minLength": 1, "maxLength": 200},
@@ -108,6 +162,11 @@ IDEMPOTENCY_KEY = OpenApiParameter(
     ),
 )
 
+
+# Some character that Python's `str.strip` keeps (its whitespace, listed: `\s` differs
+# between regular expression engines).
+_STRIPPED = "\t\n\x0b\x0c\r\x1c-\x1f \x85\xa0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000"
+NOT_BLANK = f"[^{_STRIPPED}]"
 
 _View = TypeVar("_View", bound=type[APIView])
 
@@ -145,6 +204,20 @@ class AutoSchema(openapi.AutoSchema):
             return outer + inner.removesuffix("Serializer")
         name: str = super().get_serializer_name(serializer, direction)
         return name
+
+    def _get_serializer_field_meta(self, field: Any, direction: Any) -> dict[str, Any]:
+        """A text that must not be blank says so in full: DRF strips the whitespace around it
+        before it checks it is not empty, so `minLength: 1` alone would let `" "` through
+        the schema and not through the view (400)."""
+        meta: dict[str, Any] = super()._get_serializer_field_meta(field, direction)  # type: ignore[no-untyped-call]
+        if (
+            direction == "request"
+            and type(field) is serializers.CharField
+            and not field.allow_blank
+            and field.trim_whitespace
+        ):
+            meta["pattern"] = NOT_BLANK
+        return meta
 
     def get_operation_id(self) -> str:
         """The view's name in snake case: `ActionRecordApi` → `action_record`.

@@ -7,6 +7,8 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, TypeVar
 
+from django.http import QueryDict
+from django.utils.translation import gettext as _
 from drf_spectacular.utils import OpenApiParameter, extend_schema
 from rest_framework import serializers
 
@@ -26,9 +28,79 @@ def validated(
     """The request's body as `serializer_class` reads it; refused with a 400 naming the fields
     that are wrong (establishment/http/api_errors.py)."""
     given = serializer_class(data=request.data)
+    if isinstance(request.data, dict) and not isinstance(request.data, QueryDict):
+        # A JSON body: each value of the type its schema says (a form's values are all text).
+        wrong = _wrong_types(given, request.data)
+        if wrong:
+            raise serializers.ValidationError(wrong)
     given.is_valid(raise_exception=True)
     data: dict[str, Any] = given.validated_data
     return data
+
+
+def _expected(field: serializers.Field[Any, Any, Any, Any]) -> tuple[tuple[type, ...], str] | None:
+    """The JSON types a field's schema allows and their name for a refusal; None for any."""
+    if isinstance(field, serializers.BooleanField):
+        return (bool,), _("true or false")
+    if isinstance(field, serializers.IntegerField):
+        return (int,), _("a whole number")
+    if isinstance(field, serializers.FloatField | serializers.DecimalField):
+        return (int, float), _("a number")
+    if isinstance(field, serializers.ChoiceField) and not isinstance(
+        field, serializers.MultipleChoiceField
+    ):
+        if all(isinstance(choice, str) for choice in field.choices):
+            return (str,), _("a text")
+        return None
+    if isinstance(
+        field,
+        serializers.CharField
+        | serializers.UUIDField
+        | serializers.DateField
+        | serializers.DateTimeField
+        | serializers.TimeField,
+    ):
+        return (str,), _("a text")
+    if isinstance(field, serializers.ListField | serializers.ListSerializer):
+        return (list,), _("a list")
+    if isinstance(field, serializers.DictField | serializers.Serializer):
+        return (dict,), _("an object")
+    return None
+
+
+def _wrong_types(serializer: serializers.Serializer[Any], body: dict[str, Any]) -> dict[str, Any]:
+    """The fields of a JSON body whose value has another type than the schema's.
+
+    DRF turns `0` into `"0"` for a text, `"5"` into 5 for a number and `1` into a UUID; a client
+    that sends the wrong type has made a mistake, and is told so (400 `invalid`) rather than
+    having its value read as something else. Nested objects and lists are read the same way.
+    """
+    wrong: dict[str, Any] = {}
+    for name, field in serializer.fields.items():
+        if field.read_only or name not in body:
+            continue
+        found = _wrong_value(field, body[name])
+        if found is not None:
+            wrong[name] = found
+    return wrong
+
+
+def _wrong_value(field: serializers.Field[Any, Any, Any, Any], value: Any) -> Any:
+    if value is None:
+        return None  # DRF's own check: `allow_null`
+    expected = _expected(field)
+    if expected is not None:
+        types, name = expected
+        if isinstance(value, bool) and bool not in types or not isinstance(value, types):
+            return [_("Expected %(type)s.") % {"type": name}]
+    if isinstance(field, serializers.Serializer):
+        return _wrong_types(field, value) or None
+    child: serializers.Field[Any, Any, Any, Any] | None = getattr(field, "child", None)
+    if child is None:
+        return None
+    pairs = enumerate(value) if isinstance(value, list) else value.items()
+    items = {str(key): _wrong_value(child, item) for key, item in pairs}
+    return {key: error for key, error in items.items() if error is not None} or None
 
 
 def allowed_body(
@@ -72,8 +144,12 @@ class SearchQuery:
         `responses` and `tags`."""
         limit = f"At most this many (1 to {self.most}; {self.default})."
         parameters = [
-            OpenApiParameter("q", str, description=self.about),
-            OpenApiParameter("limit", int, description=limit),
+            OpenApiParameter("q", {"type": "string", "maxLength": 100}, description=self.about),
+            OpenApiParameter(
+                "limit",
+                {"type": "integer", "minimum": 1, "maximum": self.most},
+                description=limit,
+            ),
         ]
         return extend_schema(parameters=parameters, responses=responses, tags=tags)
 

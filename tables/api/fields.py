@@ -7,6 +7,7 @@ from typing import Any
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
+from establishment.http.schema import NOT_BLANK
 from tables.engine import GAMES, game_get
 
 # Every action type of every game (the engine's specs); which are legal now, and for whom, is in
@@ -61,3 +62,23 @@ class ActionField(serializers.JSONField):
         if not isinstance(value.get("type"), str) or not value["type"]:
             self.fail("no_type")
         return dict(value)
+
+
+SEATS_SCHEMA: dict[str, Any] = {
+    "type": "object",
+    "description": 'Seat number (1 to 30) → member number, e.g. {"1": "M001", "2": "M002"}.',
+    # OpenAPI 3.0 has no `propertyNames`: each seat number is a property of its own.
+    "properties": {
+        str(seat): {"type": "string", "minLength": 1, "maxLength": 32, "pattern": NOT_BLANK}
+        for seat in range(1, 31)
+    },
+    "additionalProperties": False,
+}
+
+
+@extend_schema_field(SEATS_SCHEMA)
+class SeatsField(serializers.DictField):
+    """Who sits where at an opening: seat numbers (1 to 30, as JSON keys) to member numbers."""
+
+    def __init__(self, **kwargs: Any) -> None:
+        super().__init__(child=serializers.CharField(max_length=32), **kwargs)

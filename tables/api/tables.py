@@ -29,6 +29,7 @@ from tables.api.access import (
     visible_table_session_get,
     visible_table_sessions,
 )
+from tables.api.fields import SeatsField
 from tables.models import (
     AssignmentRole,
     BankTenure,
@@ -223,12 +224,7 @@ class TableSessionOpenApi(APIView):
     class InputSerializer(serializers.Serializer[Any]):
         table = serializers.UUIDField()
         gaming_session = serializers.UUIDField()
-        seats = serializers.DictField(
-            child=serializers.CharField(max_length=32),
-            required=False,
-            default=dict,
-            help_text='Seat number → member number, e.g. {"1": "M001", "2": "M002"}.',
-        )
+        seats = SeatsField(required=False, default=dict)
         standing = serializers.ListField(
             child=serializers.CharField(max_length=32), required=False, default=list
         )

@@ -23,7 +23,7 @@ from establishment.services import audit
 from establishment.staff import has_role
 from ledger.models import AccountKind
 from ledger.selectors import player_balances_at_place
-from tables.engine import legal_action_types
+from tables.engine import RuleError, legal_action_types
 from tables.engine.session import SESSION_ENDED
 from tables.models import (
     CroupierAssignment,
@@ -36,7 +36,11 @@ from tables.models import (
 from tables.postings import table_session_place
 from tables.services.corrections import open_coup_void
 from tables.services.journal import Journal, journal_advance, journal_get, last_seq_get
-from tables.services.recording import TableInterruptedError, consequences_book
+from tables.services.recording import (
+    RuleRefusedError,
+    TableInterruptedError,
+    consequences_book,
+)
 from tables.services.stock import stock_return_all
 from tables.services.tickets import ticket_books_return_all
 from tables.services.writing import JournalWrite, reasoned_writer, supervise_check
@@ -161,7 +165,14 @@ def _close_locked(
     if not ended:
         seq = last_seq + 1
         action = {"type": "end_session", "actor": "croupier"}
-        after = journal_advance(journal, seq, EventKind.ACTION, action)
+        try:
+            after = journal_advance(journal, seq, EventKind.ACTION, action)
+        except RuleError as error:
+            # The rules do not let the table end now (a chemin de fer banker still to say
+            # whether he goes on, `bank_decision` in docs/rules/chemin-de-fer.md): refused with
+            # their code and what is legal (422),
+            # nothing written, as `record` refuses an action.
+            raise RuleRefusedError(error, game=locked.game, state=journal.state.phase) from error
         outcome = consequences_book(
             table_session=locked, before=journal, after=after, seq=seq, user=user, how="end_session"
         )

@@ -42,8 +42,9 @@ def ok(response: Any, status: int = 200) -> Any:
 
 
 def pages(client: APIClient, url: str, **query: Any) -> Iterator[dict[str, Any]]:
-    """Every item of a paginated list, following `next`."""
-    answer = ok(client.get(url, {**query, "page_size": 500}))
+    """Every item of a paginated list, following `next` (pages of 100, the smallest of the
+    lists' largest pages: a larger `page_size` is refused)."""
+    answer = ok(client.get(url, {**query, "page_size": 100}))
     while True:
         yield from answer["results"]
         if not answer["next"]:
