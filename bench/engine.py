@@ -1,6 +1,7 @@
 """Engine replay throughput: actions per second folded through `tables.engine.step`.
 
     .venv/bin/python bench/engine.py [--actions 20000] [--repeat 5] [--seed 1] [--coups 5000]
+        [--cpu]
 
 Three workloads per game, each timed `--repeat` times (the median is printed):
 
@@ -10,9 +11,11 @@ Three workloads per game, each timed `--repeat` times (the median is printed):
   parameter generators of the engine's own playouts (tests/engine/test_<game>.py), then
   replayed as one fold — what `tables.services.journal.journal_build` does on a cold cache;
 - simulate: `--coups` coups played by the game's default strategy (`python -m tables.engine
-  simulate`, docs/odds.md), its actions and coups per second (0 skips it).
+  simulate`, docs/odds.md), its coups per second (0 skips it).
 
-No database. Prints one line per game and workload.
+No database. Prints one line per game and workload: the actions folded and the coups settled in
+the folded sessions, per second (wall clock, or with `--cpu` the process's CPU time: median of
+`--repeat`).
 """
 
 from __future__ import annotations
@@ -59,15 +62,16 @@ def _corpus(game: str) -> list[tuple[Any, list[Action]]]:
 
 
 def _replay_corpus(runs: list[tuple[Any, list[Action]]]) -> int:
-    done = 0
+    """Replay every scenario; the coups settled in all of them."""
+    coups = 0
     for scenario, actions in runs:
         engine = scenario.game
         state = engine.start(scenario.settings, scenario.seating)
         for action in actions:
             with contextlib.suppress(RuleError):  # refused actions are replayed too
                 state = step(engine, state, action)
-            done += 1
-    return done
+        coups += len(state.coups)
+    return coups
 
 
 def _candidates(game: str, state: Any, kind: str, actor: Any, rng: random.Random) -> list[Any]:
@@ -132,12 +136,15 @@ def _simulated(game: str, coups: int, seed: int) -> int:
     return simulate(game, coups=coups, seed=seed).tallies.by_name["cards_per_coup"].n
 
 
+CLOCK = time.perf_counter
+
+
 def _timed(call: Any, repeat: int) -> float:
     times = []
     for _ in range(repeat):
-        began = time.perf_counter()
+        began = CLOCK()
         call()
-        times.append(time.perf_counter() - began)
+        times.append(CLOCK() - began)
     return statistics.median(times)
 
 
@@ -147,28 +154,40 @@ def main() -> None:
     parser.add_argument("--repeat", type=int, default=5)
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--coups", type=int, default=5_000, help="simulated coups (0: none)")
-    args = parser.parse_args()
-    print(
-        f"{'game':<22}{'workload':<16}{'actions':>9}{'coups':>8}{'median s':>10}{'actions/s':>12}"
+    parser.add_argument(
+        "--cpu", action="store_true", help="time the process's CPU, not the wall clock"
     )
+    args = parser.parse_args()
+    if args.cpu:  # on a machine shared with other work, the CPU this process was given
+        global CLOCK
+        CLOCK = time.process_time
+    print(
+        f"{'game':<22}{'workload':<14}{'actions':>9}{'coups':>8}{'median s':>10}"
+        f"{'actions/s':>12}{'coups/s':>10}"
+    )
+
+    def line(game: str, workload: str, actions: int | None, coups: int, seconds: float) -> None:
+        rate = f"{actions / seconds:>12,.0f}" if actions is not None else f"{'':>12}"
+        shown = f"{actions:>9}" if actions is not None else f"{'':>9}"
+        print(
+            f"{game:<22}{workload:<14}{shown}{coups:>8}{seconds:>10.3f}{rate}"
+            f"{coups / seconds:>10,.0f}",
+            flush=True,
+        )
+
     for game in GAMES:
         runs = _corpus(game)
         count = sum(len(a) for _, a in runs)
+        coups = _replay_corpus(runs)
         seconds = _timed(lambda r=runs: _replay_corpus(r), args.repeat)
-        print(f"{game:<22}{'corpus':<16}{count:>9}{'':>8}{seconds:>10.3f}{count / seconds:>12,.0f}")
+        line(game, "corpus", count, coups, seconds)
         start, actions = long_session(game, args.actions, args.seed)
         coups = _fold(game, start, actions)
         seconds = _timed(lambda g=game, s=start, a=actions: _fold(g, s, a), args.repeat)
-        print(
-            f"{game:<22}{'long session':<16}{len(actions):>9}{coups:>8}"
-            f"{seconds:>10.3f}{len(actions) / seconds:>12,.0f}"
-        )
+        line(game, "long session", len(actions), coups, seconds)
         if args.coups:
             seconds = _timed(lambda g=game: _simulated(g, args.coups, args.seed), args.repeat)
-            print(
-                f"{game:<22}{'simulate':<16}{'':>9}{args.coups:>8}"
-                f"{seconds:>10.3f}{'':>12}  {args.coups / seconds:,.0f} coups/s"
-            )
+            line(game, "simulate", None, args.coups, seconds)
 
 
 if __name__ == "__main__":

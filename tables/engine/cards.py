@@ -6,6 +6,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from tables.engine.errors import bad_rank, pack_empty, rank_exhausted
+from tables.engine.immutable import replace
 
 # COM-1.1 the 13 rank codes; the rules never read a suit.
 RANKS: tuple[str, ...] = ("A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K")
@@ -65,19 +66,26 @@ class Pack:
         ``E_BAD_RANK``, then ``E_PACK_EMPTY`` (``empty_hint``: the code of what to do), then
         ``E_RANK_EXHAUSTED``.
         """
-        checked = rank_check(rank)
-        if self.left <= 0:
+        self._index_check(rank, empty_hint)
+        assert isinstance(rank, str)
+        return rank
+
+    def _index_check(self, rank: object, empty_hint: str) -> int:
+        """``check_draw``, giving the rank's place in ``seen``."""
+        index = _RANK_INDEX.get(rank) if isinstance(rank, str) else None
+        if index is None:
+            raise bad_rank(rank)
+        seen = self.seen
+        if sum(seen) >= 52 * self.decks:
             raise pack_empty(empty_hint)
-        if self.seen_of(checked) >= self.per_rank:
-            raise rank_exhausted(checked, self.per_rank)
-        return checked
+        if seen[index] >= 4 * self.decks:
+            raise rank_exhausted(RANKS[index], 4 * self.decks)
+        return index
 
     def draw(self, rank: object, *, empty_hint: str = "R_NEW_PACK") -> Pack:
-        checked = self.check_draw(rank, empty_hint=empty_hint)
-        index = _RANK_INDEX[checked]
-        seen = list(self.seen)
-        seen[index] += 1
-        return Pack(self.decks, tuple(seen))
+        index = self._index_check(rank, empty_hint)
+        seen = self.seen
+        return replace(self, seen=(*seen[:index], seen[index] + 1, *seen[index + 1 :]))
 
     def draw_many(self, ranks: tuple[str, ...] | list[str]) -> Pack:
         """Record several cards at once; all or nothing (a rejection changes nothing)."""

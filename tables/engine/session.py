@@ -30,7 +30,8 @@ session's entries are built here (``session_legal``, ``first_banker_legal``, ``A
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from dataclasses import Field, replace
+from dataclasses import Field
+from functools import cached_property
 from typing import Any, ClassVar, Generic, Protocol, TypeVar
 
 from tables.engine.actions import Action, ActionSpec, Param, by_type, session_actions, spec
@@ -38,6 +39,7 @@ from tables.engine.errors import RuleError, table_size, wrong_state
 
 # SESSION_ENDED: COM-3.8 the state after end_session, defined beside the table screens.
 from tables.engine.game import SESSION_ENDED as SESSION_ENDED, LegalAction, own_state
+from tables.engine.immutable import replace
 from tables.engine.settlement import CROUPIER, CoupRecord
 from tables.engine.table import Actor, Seating, Who
 
@@ -243,20 +245,27 @@ class SessionCore(Generic[S]):
     def dispatch(self, state: S, action: Action) -> S:
         """Apply ``action`` once the game's first checks have passed: a session action here
         (COM-3.8), any other by the game's own handler."""
-        if action.type in SESSION_TYPES:
-            return self.session_apply(state, action)
-        return self.handlers[action.type](state, action)
+        return self._routes[action.type](state, action)
 
     def session_apply(self, state: S, action: Action) -> S:
         """Apply a session action (``action.type`` in ``SESSION_TYPES``), or ``RuleError``."""
-        handler: Callable[[S, Action], S] = {
+        return self._session_handlers[action.type](state, action)
+
+    @cached_property
+    def _session_handlers(self) -> dict[str, Callable[[S, Action], S]]:
+        return {
             "sit": self._sit,
             "leave": self._leave,
             "add_standing": self._add_standing,
             "set_first_banker": self._set_first_banker,
             "end_session": self._end_session,
-        }[action.type]
-        return handler(state, action)
+        }
+
+    @cached_property
+    def _routes(self) -> dict[str, Callable[[S, Action], S]]:
+        """Every handler ``dispatch`` may call, by action type, made once per game: the
+        session's take precedence over the game's own."""
+        return {**self.handlers, **self._session_handlers}
 
     def session_refused(self, state: S, action: Action) -> RuleError:
         """COM-10.2 step 2 ``E_WRONG_STATE``, listing what is expected now."""

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
+from functools import cached_property
 from typing import Literal
 
 from tables.engine.errors import (
@@ -90,19 +91,34 @@ class Seating:
 
     # -- reading -----------------------------------------------------------------------------
 
+    # Who sits where, worked out once per seating (it never changes) for the lookups every
+    # action makes; the first pair wins, as a scan of ``seats`` would find it.
+    @cached_property
+    def _players(self) -> dict[int, str]:
+        return dict(reversed(self.seats))
+
+    @cached_property
+    def _seats_of(self) -> dict[str, int]:
+        return {player: number for number, player in reversed(self.seats)}
+
+    @cached_property
+    def _resolved(self) -> dict[Actor, Who]:
+        """The actors already resolved against this seating (``resolve``)."""
+        return {}
+
     def player_at(self, seat: int) -> str | None:
-        for number, player in self.seats:
-            if number == seat:
-                return player
-        return None
+        try:
+            return self._players.get(seat)
+        except TypeError:  # a value no seat can be (a list, from JSON) names nobody
+            return None
 
     def seat_of(self, player: str) -> int | None:
-        for number, occupant in self.seats:
-            if occupant == player:
-                return number
-        return None
+        try:
+            return self._seats_of.get(player)
+        except TypeError:  # a value no player id can be (a list, from JSON) names nobody
+            return None
 
-    @property
+    @cached_property
     def occupied(self) -> tuple[int, ...]:
         return tuple(number for number, _ in self.seats)
 
@@ -121,6 +137,15 @@ class Seating:
     def resolve(self, actor: Actor | None) -> Who:
         """Resolve a recorded actor (COM-10.2 step 3: ``E_NO_SUCH_SEAT``, ``E_NOT_PRESENT``)."""
         assert actor is not None  # the shape check refuses a missing actor
+        kind = actor.__class__
+        if kind is int or kind is str:  # never a bool, equal to a seat number
+            found = self._resolved.get(actor)
+            if found is None:
+                found = self._resolved[actor] = self._resolve(actor)
+            return found
+        return self._resolve(actor)
+
+    def _resolve(self, actor: Actor) -> Who:
         if actor == CROUPIER:
             return Who("croupier")
         if isinstance(actor, int) and not isinstance(actor, bool):

@@ -100,19 +100,30 @@ def journal_advance(journal: Journal, seq: int, kind: str, action: Mapping[str, 
         return Journal(journal.game, journal.state, seq, True, journal.pending)
     if kind == EventKind.RESUME:
         return Journal(journal.game, journal.state, seq, False, journal.pending)
-    state = step(journal.game, journal.state, Action.from_dict(action))
-    back_to_start = coup_can_start(state) and not coup_can_start(journal.state)
-    if money_moved(journal.state, state) or back_to_start:
-        # A coup was settled, or what followed it (the bank's decision, the hand passed on)
-        # is over: the actions of the next coup start here.
-        pending: tuple[tuple[int, str], ...] = ()
-    else:
-        pending = (*journal.pending, (seq, str(action["type"])))
+    state, pending = _acted(journal.game, journal.state, journal.pending, seq, action)
     return Journal(journal.game, state, seq, journal.interrupted, pending)
 
 
+Pending = tuple[tuple[int, str], ...]
+
+
+def _acted(
+    game: Game, before: GameState, pending: Pending, seq: int, action: Mapping[str, Any]
+) -> tuple[GameState, Pending]:
+    """The state after the action event `seq`, and the journal's `pending` after it."""
+    state = step(game, before, Action.from_dict(action))
+    if money_moved(before, state) or (coup_can_start(state) and not coup_can_start(before)):
+        # A coup was settled, or what followed it (the bank's decision, the hand passed on)
+        # is over: the actions of the next coup start here.
+        return state, ()
+    return state, (*pending, (seq, str(action["type"])))
+
+
 def journal_build(table_session: TableSession, events: Iterable[tuple[Any, ...]]) -> Journal:
-    """Replay a table session from its events `(seq, kind, action, sets_aside)` in order."""
+    """Replay a table session from its events `(seq, kind, action, sets_aside)` in order.
+
+    The fold of `journal_advance` over the events, the journal made once at the end: a night's
+    report replays every table this way (reports.reconciliation)."""
     rows = list(events)
     set_aside: set[int] = set()
     for _seq, kind, _action, aside in rows:
@@ -120,19 +131,19 @@ def journal_build(table_session: TableSession, events: Iterable[tuple[Any, ...]]
             set_aside.update(aside)
     opening = next((action for _s, kind, action, _a in rows if kind == EventKind.OPEN), None)
     game, state = engine_start(table_session, opening)
-    journal = Journal(game, state, 0, False, ())
+    last_seq, interrupted = 0, False
+    pending: Pending = ()
     for seq, kind, action, _aside in rows:
-        if kind == EventKind.OPEN:
-            journal = Journal(game, journal.state, seq, journal.interrupted, journal.pending)
-            continue
-        if kind == EventKind.ACTION and seq in set_aside:
-            journal = Journal(game, journal.state, seq, journal.interrupted, journal.pending)
-            continue
-        if kind in (EventKind.UNDO, EventKind.VOID):
-            journal = Journal(game, journal.state, seq, journal.interrupted, journal.pending)
-            continue
-        journal = journal_advance(journal, seq, kind, action)
-    return journal
+        last_seq = seq
+        if kind == EventKind.ACTION:
+            if seq not in set_aside:
+                state, pending = _acted(game, state, pending, seq, action)
+        elif kind == EventKind.INTERRUPT:
+            interrupted = True
+        elif kind == EventKind.RESUME:
+            interrupted = False
+        # OPEN, UNDO and VOID move nothing: their effect is the seating and `set_aside`.
+    return Journal(game, state, last_seq, interrupted, pending)
 
 
 def _events_of(table_session: TableSession) -> Iterable[tuple[Any, ...]]:

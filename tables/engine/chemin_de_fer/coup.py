@@ -9,7 +9,6 @@ coups (``tables.engine.chemin_de_fer.handlers``) share.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from dataclasses import replace
 from typing import Any, Literal
 
 from tables.engine.actions import Action
@@ -34,6 +33,7 @@ from tables.engine.errors import (
     not_eligible,
     not_present,
 )
+from tables.engine.immutable import replace
 from tables.engine.money import amount_check, table_levy
 from tables.engine.settlement import CAGNOTTE, CROUPIER, CoupRecord, Transfer, reliquat_of
 from tables.engine.table import Actor, Seating

@@ -16,7 +16,6 @@ actions and the table screen in ``legal``.
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from dataclasses import replace
 from typing import Any
 
 from tables.engine.actions import (
@@ -63,6 +62,7 @@ from tables.engine.errors import (
     out_of_turn,
     with_common_errors,
 )
+from tables.engine.immutable import replace
 from tables.engine.money import amount_check
 from tables.engine.session import (
     BANK_ANSWERS,

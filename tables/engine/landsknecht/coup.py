@@ -10,12 +10,12 @@ losing one passes the deal (LR-6.1).
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import replace
 
 from tables.engine.actions import Action
 from tables.engine.cards import Pack
 from tables.engine.checks import croupier_only
 from tables.engine.errors import RuleError, above_limit, below_minimum, not_eligible, out_of_turn
+from tables.engine.immutable import replace
 from tables.engine.landsknecht.legal import (
     seated_player,
     state_check,

@@ -13,7 +13,6 @@ legal actions and the table screen in ``legal``.
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from dataclasses import replace
 from typing import Any
 
 from tables.engine.actions import (
@@ -37,6 +36,7 @@ from tables.engine.errors import (
     with_shared_reasons,
 )
 from tables.engine.game import GameState, own_state
+from tables.engine.immutable import replace
 from tables.engine.landsknecht.coup import COUP_HANDLERS, bank_vacant, new_banker, start_offer
 from tables.engine.landsknecht.legal import (
     legal_actions,

@@ -9,11 +9,11 @@ chips (LC-8.3). The settlement (LC-8) hands the bank on (LC-7.1) or leaves the b
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import replace
 
 from tables.engine.actions import Action
 from tables.engine.cards import Pack
 from tables.engine.errors import RuleError, above_limit, below_minimum, out_of_turn
+from tables.engine.immutable import replace
 from tables.engine.lansquenet_classique.settings import Config
 from tables.engine.lansquenet_classique.state import (
     ALL_TAKEN,

@@ -10,7 +10,6 @@ what the session actions of COM-3.8 do in this game, and the game. The coup in p
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from dataclasses import replace
 from typing import Any
 
 from tables.engine import session
@@ -33,6 +32,7 @@ from tables.engine.errors import (
     with_shared_reasons,
     wrong_state,
 )
+from tables.engine.immutable import replace
 from tables.engine.lansquenet_classique.coup import COUP_HANDLERS, bank_offer
 from tables.engine.lansquenet_classique.legal import allowed_in_state, legal_actions, table_view
 from tables.engine.lansquenet_classique.settings import (

@@ -9,7 +9,6 @@ coup (LM-6.1) is here too, since the handlers between coups (``handlers``) share
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import replace
 
 from tables.engine.actions import Action
 from tables.engine.checks import acting, croupier_only
@@ -21,6 +20,7 @@ from tables.engine.errors import (
     not_eligible,
     out_of_turn,
 )
+from tables.engine.immutable import replace
 from tables.engine.lansquenet_moderne.legal import banker_in, phase_check, refused
 from tables.engine.lansquenet_moderne.state import (
     ABANDONED,

@@ -15,7 +15,6 @@ the table screen in ``legal``.
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from dataclasses import replace
 from typing import Any, ClassVar
 
 from tables.engine.actions import (
@@ -42,6 +41,7 @@ from tables.engine.errors import (
     with_shared_reasons,
 )
 from tables.engine.game import GameState, own_state
+from tables.engine.immutable import replace
 from tables.engine.lansquenet_moderne.coup import (
     COUP_HANDLERS,
     bank_vacant,

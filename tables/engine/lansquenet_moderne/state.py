@@ -5,10 +5,11 @@ The handlers that move from one state to the next are in ``handlers`` and ``coup
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 
 from tables.engine.cards import Pack
 from tables.engine.game import Required
+from tables.engine.immutable import replace
 from tables.engine.lansquenet_moderne.settings import Config
 from tables.engine.settlement import CoupRecord, Transfer
 from tables.engine.table import Seating

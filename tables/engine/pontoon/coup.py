@@ -10,7 +10,6 @@ player or banker who has finished, the handlers of the deal, the stakes and the 
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import replace
 
 from tables.engine.actions import Action
 from tables.engine.cards import Pack
@@ -22,6 +21,7 @@ from tables.engine.errors import (
     not_eligible,
     out_of_turn,
 )
+from tables.engine.immutable import replace
 from tables.engine.money import amount_check, table_levy
 from tables.engine.pontoon import state as pt
 from tables.engine.pontoon.legal import refused, require, seated_player

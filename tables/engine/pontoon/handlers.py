@@ -14,13 +14,13 @@ The coup in play is in ``coup``; the legal actions and the table screen in ``leg
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from dataclasses import replace
 from typing import Any
 
 from tables.engine import session
 from tables.engine.actions import AMOUNT, PLAYER_ID, RANK, SEAT, Action, ActionSpec, by_type, spec
 from tables.engine.errors import not_eligible, out_of_turn, with_common_errors, with_shared_reasons
 from tables.engine.game import GameState
+from tables.engine.immutable import replace
 from tables.engine.pontoon.coup import COUP_HANDLERS, finished_check
 from tables.engine.pontoon.legal import legal_actions, require, seated_player, table_view
 from tables.engine.pontoon.settings import CODE, DEFAULT_SEAT_COUNT, SETTINGS, TITLE, Rules

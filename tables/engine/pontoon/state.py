@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
+from functools import lru_cache
 from typing import Final, Literal
 
 from tables.engine.cards import Pack
+from tables.engine.immutable import replace
 from tables.engine.pontoon.settings import DECKS, MIN_PLAYERS, Rules
 from tables.engine.settlement import CoupRecord, Transfer
 from tables.engine.table import Seating
@@ -45,9 +47,10 @@ VALUES: Mapping[str, int] = {
 TEN_VALUED = frozenset({"10", "J", "Q", "K"})
 
 
+@lru_cache(maxsize=4096)
 def hard_total(cards: tuple[str, ...]) -> int:
-    """PT-3.2 the sum with every ace counted 1."""
-    return sum(VALUES[card] for card in cards)
+    """PT-3.2 the sum with every ace counted 1 (remembered: every check of a hand asks it)."""
+    return sum(map(VALUES.__getitem__, cards))
 
 
 def hand_total(cards: tuple[str, ...]) -> int:
