@@ -30,7 +30,7 @@ def test_an_alert_is_acknowledged_and_found_in_the_audit_log(new_page: Any) -> N
 
     auditor = new_page("auditor")
     auditor.goto("/")
-    auditor.get_by_test_id("navigation").get_by_role("link", name="Audit").click()
+    auditor.get_by_test_id("navigation").get_by_role("link", name="Audit", exact=True).click()
     settled(auditor)
     assert "The auditor's desk" in auditor.locator("h1").inner_text()
     auditor.get_by_role("link", name="Audit log").first.click()
