@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from pathlib import Path
 
+from django.db import migrations
 from django.db.backends.base.schema import BaseDatabaseSchemaEditor
 from django.db.migrations.state import StateApps
 
@@ -42,3 +43,15 @@ def sql_script_steps(migration_file: str) -> tuple[Step, Step]:
         sql_script_run(migration_file, schema_editor, reverse=True)
 
     return forwards, backwards
+
+
+def sql_script_migration(
+    migration_file: str, dependencies: list[tuple[str, str]]
+) -> type[migrations.Migration]:
+    """A migration that only runs its scripts, forwards and backwards, after `dependencies`:
+    its module says `Migration = sql_script_migration(__file__, [...])`."""
+    forwards, backwards = sql_script_steps(migration_file)
+    step = migrations.RunPython(forwards, backwards, elidable=False)
+    return type(
+        "Migration", (migrations.Migration,), {"dependencies": dependencies, "operations": [step]}
+    )

@@ -8,7 +8,7 @@ from django.db import migrations, models
 
 class Migration(migrations.Migration):
     dependencies = [
-        ("establishment", "0006_house_settings"),
+        ("establishment", "0008_refuse_truncate"),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
 

@@ -43,8 +43,8 @@ CREATE CONSTRAINT TRIGGER ledger_transaction_has_entries
     FOR EACH ROW EXECUTE FUNCTION ledger_transaction_has_entries_check();
 
 -- Invariant 3: append-only. UPDATE and DELETE of entries and transactions are refused.
--- (TRUNCATE, which needs the table owner's privilege, is left to the operator: the application's
--- database role should not own the tables in production; see deploy/README.md.)
+-- (TRUNCATE is refused by 0005_refuse_truncate, and the application's role may not TRUNCATE:
+-- docs/security.md.)
 CREATE OR REPLACE FUNCTION ledger_refuse_change() RETURNS trigger
 LANGUAGE plpgsql AS $$
 BEGIN

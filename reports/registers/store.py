@@ -198,12 +198,12 @@ def _sign(
 
 
 def _count_lock(count_id: int) -> CountedCagnotte | None:
-    """The count's row, locked until the transaction ends (PostgreSQL's FOR UPDATE; SQLite's
-    writers are one at a time already): the freezes of one séance run one after the other, and
-    the second finds what the first stored."""
+    """The count, read once its lock is taken until the transaction ends (an advisory lock, as
+    `_chain_lock`: FOR UPDATE needs the UPDATE privilege, which the application's role has not
+    on the history, docs/security.md): the freezes of one séance run one after the other."""
+    _chain_lock(f"count.{count_id}")
     return (
-        CountedCagnotte.objects.select_for_update(of=("self",))
-        .select_related(
+        CountedCagnotte.objects.select_related(
             "report", "counted_by", "table_session__table", "table_session__house_settings"
         )
         .filter(pk=count_id)

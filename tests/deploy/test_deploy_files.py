@@ -40,7 +40,10 @@ def _check_command(argv: list[str]) -> None:
         assert (ROOT / "casino/celery.py").is_file()
     elif program == "python":
         assert argv[1] == "manage.py"
-        assert argv[2] in {"migrate", "collectstatic"}
+        assert argv[2] in {"migrate", "collectstatic", "db_grant_app_role"}
+    elif program == "sh" and argv[1] == "-c":
+        for part in argv[2].split("&&"):
+            _check_command(shlex.split(part))
     else:
         pytest.fail(f"unexpected command {argv}")
 
@@ -70,6 +73,19 @@ def test_compose_has_every_service_and_runs_real_commands() -> None:
         source = volume.split(":")[0]
         if source.startswith("./") and source != "./certs":
             assert (DEPLOY / source).exists(), source
+
+
+def test_compose_runs_the_application_as_its_role_and_migrate_as_the_owner() -> None:
+    services = _compose()["services"]
+    for name in ("web", "worker", "beat"):
+        assert services[name]["environment"]["DATABASE_URL"].startswith("postgres://casino_app:")
+    migrate = services["migrate"]
+    assert migrate["environment"]["DATABASE_URL"].startswith("postgres://casino_owner:")
+    assert migrate["command"][-1].endswith("db_grant_app_role casino_app")
+    roles = (DEPLOY / "postgres/roles.sh").read_text()
+    assert "CREATE ROLE casino_app LOGIN NOSUPERUSER NOBYPASSRLS" in roles
+    assert "OWNER casino_owner" in roles
+    assert any("postgres/roles.sh" in volume for volume in services["postgres"]["volumes"])
 
 
 def test_the_dockerfile_installs_the_pins_and_runs_gunicorn() -> None:

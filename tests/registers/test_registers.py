@@ -2,21 +2,19 @@
 certification, model 12 signed by two different managers each proving who he is, model 13
 closed once the month is over; a rectification names what it corrects; `registers_verify`
 passes on what the product wrote and names the place when a journal line, a ledger entry or a
-stored register is altered behind its back (the database's protections switched off for the
-test, inside its transaction)."""
+stored register is altered behind its back (by the owner, the database's protections switched
+off: tests/db_owner.py)."""
 
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator
-from contextlib import contextmanager
 from datetime import date, timedelta
 from typing import Any
 
 import pytest
 from django.core.management import call_command
 from django.core.management.base import CommandError
-from django.db import IntegrityError, connection, transaction
+from django.db import transaction
 from django.db.models import QuerySet
 from django.test import TestCase
 from django.utils import timezone
@@ -36,29 +34,11 @@ from reports.registers.store import (
 )
 from reports.registers.verify import registers_verify
 from tables.models import Table, TableEvent, TableSession
+from tests.db_owner import history_refusal, tamper
 from tests.factories import UserFactory
 from tests.ledger.test_settlement import Night
 
 pytestmark = pytest.mark.django_db
-
-
-@contextmanager
-def protections_off(table: str) -> Iterator[None]:
-    """The append-only triggers of `table` out of the way, as the database's owner could; they
-    come back when the test's transaction is rolled back."""
-    with connection.cursor() as cursor:
-        if connection.vendor == "postgresql":
-            # The checks deferred to the commit run now: a table with pending trigger events
-            # cannot be altered.
-            cursor.execute("SET CONSTRAINTS ALL IMMEDIATE")
-            cursor.execute(f"ALTER TABLE {table} DISABLE TRIGGER USER")
-        else:
-            cursor.execute(
-                "SELECT name FROM sqlite_master WHERE type = 'trigger' AND tbl_name = %s", [table]
-            )
-            for (name,) in cursor.fetchall():
-                cursor.execute(f"DROP TRIGGER {name}")
-    yield
 
 
 def _count_all(night: Night, report: SettlementReport, surplus: int = 0) -> list[Register]:
@@ -170,6 +150,7 @@ def test_model_12_takes_two_managers_and_model_13_the_month_over(
     call_command("registers_verify")
 
 
+@pytest.mark.history_owner
 def test_registers_verify_names_a_journal_line_altered(
     settled: tuple[Night, SettlementReport],
 ) -> None:
@@ -180,11 +161,10 @@ def test_registers_verify_names_a_journal_line_altered(
         for e in TableEvent.objects.filter(table_session=seance).order_by("seq")
         if e.action.get("type") == "stake"
     )
-    with protections_off("tables_tableevent"):
-        QuerySet.update(
-            TableEvent.objects.filter(pk=event.pk),
-            action={**event.action, "amount": event.action["amount"] + 10},
-        )
+    tamper(
+        "UPDATE tables_tableevent SET action = %s WHERE id = %s",
+        [{**event.action, "amount": event.action["amount"] + 10}, event.pk],
+    )
     problems = registers_verify()
     assert problems, "an altered journal must show"
     assert any(f"table {target['table']}, coup 2" == p.where for p in problems)
@@ -192,19 +172,20 @@ def test_registers_verify_names_a_journal_line_altered(
         call_command("registers_verify")
 
 
+@pytest.mark.history_owner
 def test_registers_verify_names_a_ledger_entry_altered(
     settled: tuple[Night, SettlementReport],
 ) -> None:
     target, seance = _frozen_first(*settled)
     entry = Entry.objects.filter(transaction__place__endswith=str(seance.public_id)).first()
     assert entry is not None
-    with protections_off("ledger_entry"):
-        QuerySet.update(Entry.objects.filter(pk=entry.pk), amount=entry.amount + 5)
+    tamper("UPDATE ledger_entry SET amount = amount + 5 WHERE id = %s", [entry.pk])
     problems = registers_verify()
     table = f"table {target['table']}"
     assert any(table in p.register or p.where.startswith(table) for p in problems), problems
 
 
+@pytest.mark.history_owner
 def test_registers_verify_names_a_stored_register_altered_or_removed(
     settled: tuple[Night, SettlementReport],
 ) -> None:
@@ -212,15 +193,16 @@ def test_registers_verify_names_a_stored_register_altered_or_removed(
     registers = _count_all(night, report)
     altered = json.loads(registers[0].content)
     altered["coups"][0]["levy"] += 100
-    with protections_off("reports_register"):
-        QuerySet.update(Register.objects.filter(pk=registers[0].pk), content=json.dumps(altered))
+    tamper(
+        "UPDATE reports_register SET content = %s WHERE id = %s",
+        [json.dumps(altered), registers[0].pk],
+    )
     problems = registers_verify()
     assert problems[0].where == "sha256"
     assert "altered" in problems[0].what
     assert any("coups[0].levy" in p.where for p in problems)
-    with protections_off("reports_register"), protections_off("reports_registersignature"):
-        QuerySet.delete(RegisterSignature.objects.filter(register=registers[0]))
-        QuerySet.delete(Register.objects.filter(pk=registers[0].pk))
+    tamper("DELETE FROM reports_registersignature WHERE register_id = %s", [registers[0].pk])
+    tamper("DELETE FROM reports_register WHERE id = %s", [registers[0].pk])
     problems = registers_verify()
     assert "chain breaks" in problems[0].what
 
@@ -232,7 +214,7 @@ def test_a_register_is_never_changed_and_a_rectification_names_the_old(
     registers = _count_all(night, report)
     with pytest.raises(DomainError):
         registers[0].save()
-    with pytest.raises(IntegrityError), transaction.atomic():  # the database refuses too
+    with pytest.raises(history_refusal()), transaction.atomic():  # the database refuses too
         QuerySet.update(Register.objects.all(), reason="x")
     with pytest.raises(RegisterRefusedError, match="nothing to rectify"):
         register_rectify(

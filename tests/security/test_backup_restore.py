@@ -21,6 +21,7 @@ from establishment.roles import Role
 from reports.models import Register
 from reports.registers.store import journee_sign
 from tables.models import TableSession
+from tests.db_owner import owner_user
 from tests.factories import UserFactory
 from tests.ledger.test_settlement import SESSION_SCENARIOS, close_night, play_night
 from tests.registers.test_registers import _count_all
@@ -49,7 +50,7 @@ FINGERPRINT = (
 def _dsn(name: str) -> str:
     settings = connection.settings_dict
     host, port = settings.get("HOST") or "127.0.0.1", settings.get("PORT") or "5432"
-    user = settings.get("USER") or "postgres"
+    user = owner_user() or "postgres"  # the owner: it may create and drop databases
     return f"postgresql://{user}@{host}:{port}/{name}"
 
 

@@ -1,0 +1,1 @@
+-- SQLite has no TRUNCATE (its DELETE is refused by the row triggers of 0002).
