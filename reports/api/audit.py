@@ -15,7 +15,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from establishment.errors import InvalidInputError, NotFoundError
+from establishment.errors import NotFoundError
 from establishment.http.fields import client_of
 from establishment.http.permissions import READ_REPORTS, as_user
 from establishment.http.schema import post_schema
@@ -29,7 +29,6 @@ from reports.audit.log import (
     AuditLogFilter,
     audit_log_page,
     audit_rows,
-    cursor_decode,
 )
 from reports.audit.models import Acknowledgement, Alert
 from reports.audit.replayed import BookLine, Books, CoupReplay, SabotCounts
@@ -45,15 +44,6 @@ class AuditLogQuerySerializer(serializers.Serializer[Any]):
     page_size = serializers.IntegerField(
         min_value=1, max_value=MAX_PAGE_SIZE, required=False, default=PAGE_SIZE
     )
-
-    def validate_cursor(self, cursor: str) -> str:
-        """A cursor the log did not give is a 400 naming it, as any wrong parameter."""
-        if cursor:
-            try:
-                cursor_decode(cursor)
-            except InvalidInputError as error:
-                raise serializers.ValidationError(error.message) from None
-        return cursor
 
 
 class AuditLogRowSerializer(serializers.Serializer[Any]):

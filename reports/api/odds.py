@@ -6,12 +6,14 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.core.exceptions import NON_FIELD_ERRORS
 from drf_spectacular.utils import OpenApiParameter, extend_schema
 from rest_framework import serializers
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from establishment.errors import InvalidInputError
 from establishment.http.permissions import READ_REPORTS
 from establishment.staff import role_required
 from reports.odds.audit import GROUPINGS
@@ -100,9 +102,14 @@ class OddsAuditApi(APIView):
         role_required(request.user, READ_REPORTS, "read the odds audit")
         form = AuditForm(request.query_params)
         if not form.is_valid():
-            raise serializers.ValidationError(
-                {name: [str(error) for error in errors] for name, errors in form.errors.items()}
-            )
+            fields = {name: [str(e) for e in errors] for name, errors in form.errors.items()}
+            if set(fields) == {NON_FIELD_ERRORS}:
+                # Each date well formed, the period inverted: a rule the schema cannot state
+                # (422, as the API answers a valid request it refuses).
+                raise InvalidInputError(
+                    fields[NON_FIELD_ERRORS][0], fields={"to": fields[NON_FIELD_ERRORS]}
+                )
+            raise serializers.ValidationError(fields)
         query = form.query()
         audit = odds_audit_get(
             grouping=query.grouping,

@@ -93,22 +93,24 @@ def alert_acknowledge(
             "most": REASON_MAX
         }
         raise InvalidInputError(message, fields={"reason": [message]})
-    with transaction.atomic():
-        Alert.objects.select_for_update().filter(pk=alert.pk).first()
-        if Acknowledgement.objects.filter(alert=alert).exists():
-            raise InvalidStateError(_("This alert has already been acknowledged."))
-        done = Acknowledgement.objects.create(
-            alert=alert, by=user, at=timezone.now(), reason=reason
-        )
-        audit(
-            user=user,
-            action="alert_acknowledged",
-            gaming_session=alert.gaming_session,
-            client=client,
-            alert=str(alert.public_id),
-            kind=alert.kind,
-            reason=reason,
-        )
+    try:
+        # One acknowledgement per alert: the second of two at once is refused by the unique
+        # alert of `Acknowledgement` (the application may not lock history rows for update).
+        with transaction.atomic():
+            done = Acknowledgement.objects.create(
+                alert=alert, by=user, at=timezone.now(), reason=reason
+            )
+            audit(
+                user=user,
+                action="alert_acknowledged",
+                gaming_session=alert.gaming_session,
+                client=client,
+                alert=str(alert.public_id),
+                kind=alert.kind,
+                reason=reason,
+            )
+    except IntegrityError:
+        raise InvalidStateError(_("This alert has already been acknowledged.")) from None
     return done
 
 

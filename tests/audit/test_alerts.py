@@ -14,7 +14,6 @@ from typing import Any
 
 import pytest
 from django.core.management import call_command
-from django.db import connection
 from django.db.models import Count
 from django.test import Client, TestCase
 from django.utils import timezone
@@ -31,6 +30,7 @@ from reports.counting import cagnotte_count_record
 from reports.models import SettlementReport
 from tables.models import Coup, Table, TableSession
 from tables.services import void_decide, void_request
+from tests.db_owner import tamper
 from tests.factories import GamingSessionFactory, TableFactory, TableSessionFactory, UserFactory
 from tests.ledger.test_settlement import close_night, play_night
 
@@ -51,19 +51,6 @@ def closed(django_capture_on_commit_callbacks: Callable[..., Any]) -> dict[str, 
     return {"night": night, "report": report, "void": asked, "croupier": croupier}
 
 
-def _tampered(statement: str, params: list[Any]) -> None:
-    """Change a row as the database owner would, the append-only protections off (the test's
-    transaction rolls it back)."""
-    with connection.cursor() as cursor:
-        if connection.vendor == "postgresql":
-            cursor.execute("SET LOCAL session_replication_role = replica")
-        else:
-            cursor.execute("DROP TRIGGER IF EXISTS ledger_entry_no_update")
-        cursor.execute(statement, params)
-        if connection.vendor == "postgresql":
-            cursor.execute("SET LOCAL session_replication_role = DEFAULT")
-
-
 def test_a_clean_night_raises_nothing(closed: dict[str, Any]) -> None:
     result = reaudit_recent(days=7)
     assert [run.gaming_session for run in result.nights] == [closed["night"].gaming_session]
@@ -73,6 +60,7 @@ def test_a_clean_night_raises_nothing(closed: dict[str, Any]) -> None:
     assert reaudit_recent(days=0).nights == []  # closed before the window: not read again
 
 
+@pytest.mark.history_owner
 def test_changed_books_are_named(closed: dict[str, Any]) -> None:
     # One debit and one credit of a coup's transaction raised alike: the books still balance,
     # and no longer say what the cards said.
@@ -85,7 +73,8 @@ def test_changed_books_are_named(closed: dict[str, Any]) -> None:
         .first()
     )
     assert pair is not None
-    _tampered(
+    # As the database owner, the append-only protections off (tests/db_owner.py).
+    tamper(
         "UPDATE ledger_entry SET amount = amount + 10 WHERE transaction_id = %s",
         [pair["transaction"]],
     )

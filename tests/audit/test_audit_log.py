@@ -162,5 +162,5 @@ def test_the_api_pages_as_the_screen(log: dict[str, Any]) -> None:
         refused = api.get("/api/audit-log/", bad)
         assert refused.status_code == 400, bad
     wrong_cursor = api.get("/api/audit-log/", {"cursor": "nonsense"})
-    assert wrong_cursor.status_code == 400
+    assert wrong_cursor.status_code == 422  # well formed, not one the log gave
     assert "cursor" in wrong_cursor.json()["extra"]["fields"]

@@ -30,6 +30,9 @@ from tests.db_owner import (
 from tests.factories import UserFactory
 
 HISTORY = [
+    "audit_acknowledgement",
+    "audit_alert",
+    "audit_reaudit",
     "establishment_auditentry",
     "establishment_housesettings",
     "ledger_entry",
