@@ -24,7 +24,6 @@ connection.
 
 from __future__ import annotations
 
-import argparse
 import json
 import os
 import statistics
@@ -44,9 +43,9 @@ import django  # noqa: E402
 django.setup()
 
 from django.contrib.auth.models import Group, User  # noqa: E402
-from django.core.management import call_command  # noqa: E402
 from django.db import connection, transaction  # noqa: E402
 
+from bench.scratch import configured_parser, configured_postgresql_migrate  # noqa: E402
 from bench.settlement_night import make_session  # noqa: E402
 from establishment.house import house_settings_in_force  # noqa: E402
 from establishment.roles import Role  # noqa: E402
@@ -137,16 +136,12 @@ def month_of(days: int, model_12: Any, night: Any, directors: tuple[User, User])
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(
-        description=__doc__, formatter_class=argparse.RawTextHelpFormatter
-    )
+    parser = configured_parser(__doc__)
     parser.add_argument("--tables", type=int, default=60)
     parser.add_argument("--coups-per-table", type=int, default=300)
     parser.add_argument("--days", type=int, default=30)
     args = parser.parse_args()
-    if connection.vendor != "postgresql":
-        raise SystemExit("bench/registers.py needs PostgreSQL: set DATABASE_URL.")
-    call_command("migrate", verbosity=0)
+    configured_postgresql_migrate("bench/registers.py")
     director, other, witness = _manager("director"), _manager("committee"), _manager("witness")
     session = make_session(
         "reg", args.tables * args.coups_per_table, args.tables, director, 300_001

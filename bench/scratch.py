@@ -1,8 +1,10 @@
 """What the benchmarks on PostgreSQL share: Django set up on a database, and a scratch database
-made for one run, migrated, and dropped at its end."""
+made for one run, migrated, and dropped at its end; or, for those that load their data into the
+database Django is configured with, its parser and the check that it is PostgreSQL."""
 
 from __future__ import annotations
 
+import argparse
 import os
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -40,3 +42,19 @@ def scratch_database(server: str, name: str, *, keep: bool) -> Iterator[str]:
         if not keep:
             with psycopg.connect(f"{server}/postgres", autocommit=True) as admin:
                 admin.execute(f"DROP DATABASE IF EXISTS {name}")
+
+
+def configured_parser(doc: str | None) -> argparse.ArgumentParser:
+    """The parser of a benchmark run in the database of `DATABASE_URL`, its docstring (with the
+    commands to run it, kept as written) as its help."""
+    return argparse.ArgumentParser(description=doc, formatter_class=argparse.RawTextHelpFormatter)
+
+
+def configured_postgresql_migrate(script: str) -> None:
+    """Refuse to run `script` but on PostgreSQL (its measures are PostgreSQL's), then migrate."""
+    from django.core.management import call_command
+    from django.db import connection
+
+    if connection.vendor != "postgresql":
+        raise SystemExit(f"{script} needs PostgreSQL: set DATABASE_URL.")
+    call_command("migrate", verbosity=0)

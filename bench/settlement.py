@@ -31,7 +31,6 @@ in bench/settlement_night.py). Then:
 
 from __future__ import annotations
 
-import argparse
 import gc
 import json
 import os
@@ -54,10 +53,10 @@ import django  # noqa: E402
 django.setup()
 
 from django.contrib.auth.models import Group, User  # noqa: E402
-from django.core.management import call_command  # noqa: E402
 from django.db import connection  # noqa: E402
 from django.test.utils import CaptureQueriesContext  # noqa: E402
 
+from bench.scratch import configured_parser, configured_postgresql_migrate  # noqa: E402
 from bench.settlement_night import make_session, other_entries  # noqa: E402
 from establishment.models import GamingSession  # noqa: E402
 from establishment.roles import Role  # noqa: E402
@@ -353,9 +352,7 @@ def through_worker(
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(
-        description=__doc__, formatter_class=argparse.RawTextHelpFormatter
-    )
+    parser = configured_parser(__doc__)
     parser.add_argument("--coups", type=int, default=50_000)
     parser.add_argument("--tables", type=int, default=50)
     parser.add_argument("--other", type=int, default=3_000_000)
@@ -367,10 +364,8 @@ def main() -> None:
     parser.add_argument("--concurrency", type=int, default=2, help="worker processes")
     parser.add_argument("--no-worker", action="store_true", help="in-process measures only")
     args = parser.parse_args()
-    if connection.vendor != "postgresql":
-        raise SystemExit("bench/settlement.py needs PostgreSQL: set DATABASE_URL.")
+    configured_postgresql_migrate("bench/settlement.py")
     (ROOT / "var").mkdir(exist_ok=True)
-    call_command("migrate", verbosity=0)
     user, _ = User.objects.get_or_create(username="bench")
     for role in (Role.MANAGER, Role.INSPECTOR):
         user.groups.add(Group.objects.get_or_create(name=role)[0])

@@ -11,14 +11,28 @@ from django.contrib import admin
 from django.contrib.auth import views as auth_views
 from django.urls import URLPattern, URLResolver, include, path
 
-api: list[URLPattern | URLResolver] = [
-    path("", include("establishment.http.urls")),
-    path("", include("establishment.api.urls")),
-    path("", include("tables.api.urls")),
-    path("", include("ledger.api.urls")),
-    path("", include("reports.api.urls")),
-    path("", include("establishment.http.not_found_urls")),
-]
+# The API of each domain, then the API's own 404 for any other path under `/api/`.
+_API = (
+    "establishment.http.urls",
+    "establishment.api.urls",
+    "tables.api.urls",
+    "ledger.api.urls",
+    "reports.api.urls",
+    "establishment.http.not_found_urls",
+)
+
+# The screens beside the console, each under its address in its own namespace (its `app_name`).
+_SCREENS = {
+    "reports/": "reports.urls",
+    "registers/": "reports.registers.urls",
+    "audit/": "reports.audit.urls",
+    "odds/": "reports.odds.urls",
+    "staff/": "establishment.console.staff_urls",
+    "house/": "establishment.console.house_urls",
+    "reception/": "establishment.console.reception_urls",
+}
+
+api: list[URLPattern | URLResolver] = [path("", include(module)) for module in _API]
 
 urlpatterns = [
     path("", include("tables.console.home_urls")),
@@ -27,11 +41,5 @@ urlpatterns = [
     path("admin/", admin.site.urls),
     path("console/", include("tables.console.urls")),
     path("api/", include((api, "api"))),
-    path("reports/", include("reports.urls")),
-    path("registers/", include("reports.registers.urls")),
-    path("audit/", include("reports.audit.urls")),
-    path("odds/", include("reports.odds.urls")),
-    path("staff/", include("establishment.console.staff_urls")),
-    path("house/", include("establishment.console.house_urls")),
-    path("reception/", include("establishment.console.reception_urls")),
+    *(path(prefix, include(module)) for prefix, module in _SCREENS.items()),
 ]

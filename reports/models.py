@@ -33,7 +33,36 @@ class ReportStatus(models.TextChoices):
     FAILED = "failed", _("Failed")
 
 
-class SettlementReport(models.Model):
+class WorkerJob(models.Model):
+    """What a worker builds when asked: queued, claimed by a conditional update that counts the
+    attempt and stamps its start (a claim older than the task's time limit is stale: that
+    worker died), then ready or failed with the error. The settlement report and the archive of
+    a season's registers (`reports.services`, `reports.registers.archive`)."""
+
+    status = models.CharField(
+        _("status"), max_length=16, choices=ReportStatus.choices, default=ReportStatus.PENDING
+    )
+    attempts = models.PositiveIntegerField(_("attempts"), default=0)
+    requested_at = models.DateTimeField(_("requested at"))
+    started_at = models.DateTimeField(_("started at"), null=True, blank=True)
+    error = models.TextField(_("error"), blank=True)
+
+    class Meta:
+        abstract = True
+
+
+def worker_job_constraints(prefix: str, complete: Q) -> list[models.BaseConstraint]:
+    """A job's status is one of `ReportStatus` (`<prefix>_status_valid`), and it is ready only
+    once what it built is all there, `complete` (`<prefix>_ready_is_complete`)."""
+    return [
+        one_of("status", ReportStatus, f"{prefix}_status_valid"),
+        models.CheckConstraint(
+            condition=~Q(status=ReportStatus.READY) | complete, name=f"{prefix}_ready_is_complete"
+        ),
+    ]
+
+
+class SettlementReport(WorkerJob):
     """The settlement of one closed gaming session (one per session: the unique key that makes
     `reports.tasks.settle_session` idempotent).
 
@@ -49,12 +78,6 @@ class SettlementReport(models.Model):
         related_name="settlement_report",
         verbose_name=_("gaming session"),
     )
-    status = models.CharField(
-        _("status"), max_length=16, choices=ReportStatus.choices, default=ReportStatus.PENDING
-    )
-    attempts = models.PositiveIntegerField(_("attempts"), default=0)
-    requested_at = models.DateTimeField(_("requested at"))
-    started_at = models.DateTimeField(_("started at"), null=True, blank=True)
     generated_at = models.DateTimeField(_("generated at"), null=True, blank=True)
     content = models.TextField(_("content"), blank=True)
     sha256 = models.CharField(_("SHA-256"), max_length=64, blank=True)
@@ -64,25 +87,18 @@ class SettlementReport(models.Model):
         blank=True,
         help_text=_("True when the reconciliation found no difference."),
     )
-    error = models.TextField(_("error"), blank=True)
 
     class Meta:
         ordering = ["-requested_at", "pk"]
         verbose_name = _("settlement report")
         verbose_name_plural = _("settlement reports")
-        constraints = [
-            one_of("status", ReportStatus, "reports_report_status_valid"),
-            models.CheckConstraint(
-                condition=~Q(status=ReportStatus.READY)
-                | (
-                    ~Q(content="")
-                    & ~Q(sha256="")
-                    & Q(generated_at__isnull=False)
-                    & Q(reconciled__isnull=False)
-                ),
-                name="reports_report_ready_is_complete",
-            ),
-        ]
+        constraints = worker_job_constraints(
+            "reports_report",
+            ~Q(content="")
+            & ~Q(sha256="")
+            & Q(generated_at__isnull=False)
+            & Q(reconciled__isnull=False),
+        )
 
     def __str__(self) -> str:
         return f"Settlement of {self.gaming_session} ({self.get_status_display()})"
@@ -326,7 +342,7 @@ class RegisterSignature(AppendOnlyModel):
         return f"{self.register} signed by {self.signed_by}"
 
 
-class RegisterArchive(models.Model):
+class RegisterArchive(WorkerJob):
     """A season's registers exported as one self-checking ZIP (docs/registers.md, "Retention",
     art. 80): every version of every register of the season as its canonical JSON, their
     signatures, a manifest of every file's SHA-256 and of each kind's chain, and `verify.py`.
@@ -339,32 +355,21 @@ class RegisterArchive(models.Model):
 
     public_id = models.UUIDField(default=uuid.uuid4, unique=True, editable=False)
     season = models.PositiveIntegerField(_("season"))
-    status = models.CharField(
-        _("status"), max_length=16, choices=ReportStatus.choices, default=ReportStatus.PENDING
-    )
-    attempts = models.PositiveIntegerField(_("attempts"), default=0)
     requested_by = staff_member("register_archives", _("requested by"))
-    requested_at = models.DateTimeField(_("requested at"))
-    started_at = models.DateTimeField(_("started at"), null=True, blank=True)
     built_at = models.DateTimeField(_("built at"), null=True, blank=True)
     data = models.BinaryField(_("data"), blank=True, default=b"")
     sha256 = models.CharField(_("SHA-256"), max_length=64, blank=True)
     manifest_sha256 = models.CharField(_("SHA-256 of the manifest"), max_length=64, blank=True)
     registers = models.PositiveIntegerField(_("registers"), default=0)
-    error = models.TextField(_("error"), blank=True)
 
     class Meta:
         ordering = ["-requested_at", "-pk"]
         verbose_name = _("archive of a season's registers")
         verbose_name_plural = _("archives of a season's registers")
-        constraints = [
-            one_of("status", ReportStatus, "reports_registerarchive_status_valid"),
-            models.CheckConstraint(
-                condition=~Q(status=ReportStatus.READY)
-                | (~Q(sha256="") & ~Q(manifest_sha256="") & Q(built_at__isnull=False)),
-                name="reports_registerarchive_ready_is_complete",
-            ),
-        ]
+        constraints = worker_job_constraints(
+            "reports_registerarchive",
+            ~Q(sha256="") & ~Q(manifest_sha256="") & Q(built_at__isnull=False),
+        )
 
     def __str__(self) -> str:
         return f"Registers of {self.season} ({self.get_status_display()})"

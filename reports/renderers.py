@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import csv
 import io
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from datetime import datetime
 from functools import lru_cache
 from typing import Any
@@ -304,6 +304,31 @@ class Pages:
         return self.buffer.getvalue()
 
 
+def _cagnotte_cells(row: Mapping[str, Any], label: Callable[[str], str]) -> list[Any]:
+    """A table's line of the cagnotte comparison; an uncounted one leaves blanks to fill in."""
+    counted = "________" if row["counted"] is None else row["counted"]
+    kind = f"{label(row['kind'])} {row.get('difference') or ''}".strip()
+    witness = (row.get("count") or {}).get("witness") or "________________"
+    return [row["table"], row["expected"], row["booked"], counted, kind, witness]
+
+
+def _player_cells(
+    players: Iterable[Mapping[str, Any]], label: Callable[[str], str]
+) -> Iterator[list[Any]]:
+    """A line per player and table he played at; his total on his first line only."""
+    for player in players:
+        for index, t in enumerate(player["tables"]):
+            total = player["total"] if index == 0 else ""
+            yield [
+                player["player"],
+                player["name"],
+                t["table"],
+                label(t["game"]),
+                t["result"],
+                total,
+            ]
+
+
 def pdf_render(
     content: Mapping[str, Any],
     *,
@@ -455,17 +480,7 @@ def pdf_render(
     pages.table(
         [_("Table"), _("Expected"), _("Booked"), _("Counted"), _("Difference"), _("Witness")],
         [60, 90, 90, 90, 120, 160],
-        (
-            [
-                r["table"],
-                r["expected"],
-                r["booked"],
-                r["counted"] if r["counted"] is not None else "________",
-                f"{label(r['kind'])} {r.get('difference') or ''}".strip(),
-                (r.get("count") or {}).get("witness") or "________________",
-            ]
-            for r in rows
-        ),
+        (_cagnotte_cells(r, label) for r in rows),
     )
     if comparison:
         pages.text(
@@ -478,18 +493,7 @@ def pdf_render(
     pages.table(
         [_("Player"), _("Name"), _("Table"), _("Game"), _("Result"), _("Total")],
         [90, 160, 50, 140, 80, 80],
-        (
-            [
-                p["player"],
-                p["name"],
-                t["table"],
-                label(t["game"]),
-                t["result"],
-                p["total"] if index == 0 else "",
-            ]
-            for p in content["players"]
-            for index, t in enumerate(p["tables"])
-        ),
+        _player_cells(content["players"], label),
     )
 
     pages.gap()

@@ -21,9 +21,11 @@ still without its model 11, an archive asked for and still not built.
 
 from __future__ import annotations
 
-from datetime import timedelta
+from collections.abc import Sequence
+from datetime import datetime, timedelta
+from typing import Any
 
-from celery import shared_task
+from celery import Task, shared_task
 from django.conf import settings
 from django.utils import timezone
 
@@ -60,24 +62,6 @@ def render_report_pdf(report_id: int) -> None:
     report_pdf_store(report_id=report_id)
 
 
-@shared_task(name="reports.settlement_sweep", acks_late=True, ignore_result=True)
-def settlement_sweep() -> int:
-    """Send `settle_session` again for every closed session still without a report, and
-    `render_report_pdf` for every stored report still without its PDF."""
-    now = timezone.now()
-    grace = now - timedelta(seconds=settings.SETTLEMENT_SWEEP_GRACE_SECONDS)
-    session_ids = unsettled_session_list(
-        closed_before=grace,
-        stale_before=now - timedelta(seconds=settings.CELERY_TASK_TIME_LIMIT),
-    )
-    for session_id in session_ids:
-        settle_session.delay(session_id)
-    report_ids = report_without_pdf_list(generated_before=grace)
-    for report_id in report_ids:
-        render_report_pdf.delay(report_id)
-    return len(session_ids) + len(report_ids)
-
-
 @shared_task(name="reports.freeze_model11", **RETRIED)
 def freeze_model11(count_id: int) -> None:
     """Build, store and sign the model 11 of a counted séance (once: a second run finds it)."""
@@ -90,20 +74,45 @@ def build_register_archive(archive_id: int) -> None:
     registers_archive_store(archive_id=archive_id)
 
 
+# -- the sweeps, from Celery beat: what a lost message left undone is sent again -----------------
+
+
+def _cutoffs() -> tuple[datetime, datetime]:
+    """Before when a job is overdue (the grace period) and before when a worker's claim on it
+    is stale (it would have hit the task time limit)."""
+    now = timezone.now()
+    return (
+        now - timedelta(seconds=settings.SETTLEMENT_SWEEP_GRACE_SECONDS),
+        now - timedelta(seconds=settings.CELERY_TASK_TIME_LIMIT),
+    )
+
+
+def _send_again(task: Task[Any, Any], ids: Sequence[int]) -> int:
+    """Send `task` again for each id; how many were sent."""
+    for pk in ids:
+        task.delay(pk)
+    return len(ids)
+
+
+@shared_task(name="reports.settlement_sweep", acks_late=True, ignore_result=True)
+def settlement_sweep() -> int:
+    """Send `settle_session` again for every closed session still without a report, and
+    `render_report_pdf` for every stored report still without its PDF."""
+    grace, stale = _cutoffs()
+    sessions = unsettled_session_list(closed_before=grace, stale_before=stale)
+    return _send_again(settle_session, sessions) + _send_again(
+        render_report_pdf, report_without_pdf_list(generated_before=grace)
+    )
+
+
 @shared_task(name="reports.registers_sweep", acks_late=True, ignore_result=True)
 def registers_sweep() -> int:
     """Send `freeze_model11` again for every count older than the grace period still without
     its model 11, and `build_register_archive` for every archive asked for before it and still
     not built."""
-    now = timezone.now()
-    grace = now - timedelta(seconds=settings.SETTLEMENT_SWEEP_GRACE_SECONDS)
-    count_ids = list(counts_without_model11(counted_before=grace).values_list("pk", flat=True))
-    for count_id in count_ids:
-        freeze_model11.delay(count_id)
-    archive_ids = registers_archive_unbuilt_list(
-        requested_before=grace,
-        stale_before=now - timedelta(seconds=settings.CELERY_TASK_TIME_LIMIT),
+    grace, stale = _cutoffs()
+    counts = counts_without_model11(counted_before=grace).values_list("pk", flat=True)
+    return _send_again(freeze_model11, list(counts)) + _send_again(
+        build_register_archive,
+        registers_archive_unbuilt_list(requested_before=grace, stale_before=stale),
     )
-    for archive_id in archive_ids:
-        build_register_archive.delay(archive_id)
-    return len(count_ids) + len(archive_ids)

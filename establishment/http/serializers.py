@@ -12,9 +12,12 @@ from django.utils.translation import gettext as _
 from drf_spectacular.utils import OpenApiParameter, extend_schema
 from rest_framework import serializers
 
-from establishment.http.fields import UsernameField
+from establishment.http.fields import UsernameField, client_of
+from establishment.http.permissions import as_user
 from establishment.models import GamingSession
 from establishment.staff import role_required
+
+_Answer = TypeVar("_Answer")
 
 if TYPE_CHECKING:
     from rest_framework.request import Request
@@ -101,6 +104,21 @@ def _wrong_value(field: serializers.Field[Any, Any, Any, Any], value: Any) -> An
     pairs = enumerate(value) if isinstance(value, list) else value.items()
     items = {str(key): _wrong_value(child, item) for key, item in pairs}
     return {key: error for key, error in items.items() if error is not None} or None
+
+
+def written(
+    service: Callable[..., _Answer],
+    request: Request,
+    serializer_class: type[serializers.Serializer[Any]],
+    /,
+    **known: Any,
+) -> _Answer:
+    """Call the write service `service` as an endpoint's `post` does (docs/conventions.md,
+    rule 1): with the request's body as `validated` reads it (each field one of the service's
+    keywords), the caller as `user` and his client, beside what the URL named (`known`, already
+    found and visible to him); the service's answer."""
+    body = validated(serializer_class, request)
+    return service(**known, **body, user=as_user(request.user), client=client_of(request))
 
 
 def allowed_body(

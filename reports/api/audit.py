@@ -16,10 +16,9 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from establishment.errors import NotFoundError
-from establishment.http.fields import client_of
-from establishment.http.permissions import READ_REPORTS, as_user
+from establishment.http.permissions import READ_REPORTS
 from establishment.http.schema import post_schema
-from establishment.http.serializers import validated
+from establishment.http.serializers import written
 from establishment.staff import role_required
 from reports.audit.alerts import REASON_MAX, alert_acknowledge, alert_text, alerts_for
 from reports.audit.coup import coup_replay_get
@@ -167,13 +166,7 @@ class AlertAcknowledgeApi(APIView):
         alert = Alert.objects.filter(public_id=alert_id).first()
         if alert is None:
             raise NotFoundError(_("No such alert."))
-        given = validated(self.InputSerializer, request)
-        alert_acknowledge(
-            alert=alert,
-            user=as_user(request.user),
-            reason=given["reason"],
-            client=client_of(request),
-        )
+        written(alert_acknowledge, request, self.InputSerializer, alert=alert)
         fresh = Alert.objects.select_related("acknowledgement__by", "gaming_session").get(
             pk=alert.pk
         )

@@ -29,7 +29,7 @@ from establishment.http.fields import client_of
 from establishment.http.pagination import ListApi, ListFilter, list_api
 from establishment.http.permissions import READ_REPORTS, as_user
 from establishment.http.schema import post_schema
-from establishment.http.serializers import validated
+from establishment.http.serializers import written
 from establishment.staff import role_required
 from reports.models import ReconciliationRun, ReportFile, ReportStatus, SettlementReport
 from reports.selectors import settlement_report_get, settlement_report_list
@@ -191,13 +191,7 @@ class ReportSignOffApi(APIView):
 
     def post(self, request: Request, report_id: UUID) -> Response:
         report = _report(request, report_id)
-        given = validated(self.InputSerializer, request)
-        report_sign_off(
-            report=report,
-            user=as_user(request.user),
-            password=given["password"],
-            client=client_of(request),
-        )
+        written(report_sign_off, request, self.InputSerializer, report=report)
         fresh = settlement_report_list().select_related("sign_off__signed_by").get(pk=report.pk)
         return Response(ReportDetailApi.OutputSerializer(fresh).data)
 

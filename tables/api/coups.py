@@ -13,12 +13,11 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from establishment.http.fields import ObjectField, UsernameField, client_of
+from establishment.http.fields import ObjectField, UsernameField
 from establishment.http.lookups import found_or_404
 from establishment.http.pagination import ListApi, ListFilter, integer_filter, list_api
-from establishment.http.permissions import as_user
 from establishment.http.schema import post_schema
-from establishment.http.serializers import validated
+from establishment.http.serializers import written
 from tables.api.access import TableSessionRowsApi, visible_table_sessions
 from tables.api.play import EventOutputSerializer
 from tables.models import Coup, TableSession, VoidDecision, VoidRequest
@@ -176,13 +175,7 @@ class VoidRequestCreateApi(APIView):
 
     def post(self, request: Request, coup_id: UUID) -> Response:
         coup = visible_coup_get(request, coup_id)
-        given = validated(self.InputSerializer, request)
-        made = void_request(
-            coup=coup,
-            user=as_user(request.user),
-            reason=given["reason"],
-            client=client_of(request),
-        )
+        made = written(void_request, request, self.InputSerializer, coup=coup)
         fresh = _void_requests().get(pk=made.pk)
         return Response(VoidRequestOutputSerializer(fresh).data, status=status.HTTP_201_CREATED)
 
@@ -243,14 +236,6 @@ class VoidDecideApi(APIView):
 
     def post(self, request: Request, void_request_id: UUID) -> Response:
         found = visible_void_request_get(request, void_request_id)
-        given = validated(self.InputSerializer, request)
-        void_decide(
-            request=found,
-            user=as_user(request.user),
-            approve=given["approve"],
-            password=given["password"],
-            note=given["note"],
-            client=client_of(request),
-        )
+        written(void_decide, request, self.InputSerializer, request=found)
         fresh = _void_requests().get(pk=found.pk)
         return Response(VoidRequestOutputSerializer(fresh).data)

@@ -20,7 +20,7 @@ from establishment.http.fields import ObjectField, UsernameField, client_of
 from establishment.http.pagination import ListApi, ListFilter, integer_filter, list_api
 from establishment.http.permissions import as_user
 from establishment.http.schema import post_schema
-from establishment.http.serializers import OpenedClosedSerializer, allowed_body, validated
+from establishment.http.serializers import OpenedClosedSerializer, allowed_body, validated, written
 from establishment.models import GamingSession
 from establishment.roles import SUPERVISORS, TABLE_CONFIGURERS, Role
 from establishment.staff import role_required
@@ -267,14 +267,7 @@ class TableSessionCloseApi(APIView):
 
     def post(self, request: Request, table_session_id: UUID) -> Response:
         table_session = visible_table_session_get(request.user, table_session_id)
-        given = validated(self.InputSerializer, request)
-        table_session_close(
-            table_session=table_session,
-            user=as_user(request.user),
-            client=client_of(request),
-            force=given["force"],
-            reason=given["reason"],
-        )
+        written(table_session_close, request, self.InputSerializer, table_session=table_session)
         fresh = visible_table_session_get(request.user, table_session_id)
         return Response(TableSessionOutputSerializer(fresh).data)
 
