@@ -85,12 +85,16 @@ def _write(rows: int, people: list[int], seances: list[int]) -> float:
         cursor.execute(
             """
             INSERT INTO establishment_auditentry (public_id, at, actor_id, action, client,
-                table_session_id, data)
+                table_session_id, data, chain_position, chain_hash)
             SELECT gen_random_uuid(), now() - (%(rows)s - i) * interval '250 milliseconds',
                 (%(people)s::bigint[])[1 + i %% %(npeople)s], 'action_' || (i %% %(actions)s),
                 'console', CASE WHEN i %% 5 < 4
                     THEN (%(seances)s::bigint[])[1 + (i / 997) %% %(nseances)s] END,
-                jsonb_build_object('n', i)
+                jsonb_build_object('n', i),
+                -- Placed after the rows the set-up wrote; their hashes are not a chain (the
+                -- bench reads pages, it does not verify the history).
+                (SELECT COALESCE(MAX(chain_position), 0) FROM establishment_auditentry) + i,
+                encode(sha256(i::text::bytea), 'hex')
             FROM generate_series(1, %(rows)s) i
             """,
             {

@@ -17,10 +17,14 @@ from django.contrib.auth.models import User
 from django.db import connection, transaction
 from django.utils import timezone
 
+from establishment.chain import GENESIS
 from establishment.house import house_journee_of, house_settings_in_force
 from establishment.models import GamingSession, Player
+from establishment.rows import chain_extend
+from ledger.chain import LEDGER_CHAIN, transaction_content
 from ledger.models import Account, AccountKind, Entry, Side, Transaction
 from tables import postings as places
+from tables.chain import journal_link
 from tables.engine import Action, Seating, game_get, step
 from tables.engine.settlement import CAGNOTTE
 from tables.models import (
@@ -220,37 +224,46 @@ def write_table_session(
                 },
             )
         )
+    # Each line chained after the one before it, as the recording service chains them.
+    previous = None
+    for event in events:
+        event.chain_hash = previous = journal_link(event, previous)
+    txns = [
+        Transaction(
+            idempotency_key=key,
+            posted_at=now,
+            posted_by=user,
+            memo="bench",
+            gaming_session_id=ts.gaming_session_id,
+            place=places.table_session_place(ts.public_id),
+        )
+        for key, _legs in postings
+    ]
+    legs_of = [
+        [
+            (accounts[owner], side, amount, reason)
+            for source, target, amount, reason in legs
+            for owner, side in ((source, Side.DEBIT), (target, Side.CREDIT))
+        ]
+        for _key, legs in postings
+    ]
     with transaction.atomic():
         TableEvent.objects.bulk_create(events, batch_size=5000)
         Coup.objects.bulk_create(coup_rows, batch_size=5000)
         BankTenure.objects.bulk_create(tenures, batch_size=5000)
-        txns = Transaction.objects.bulk_create(
-            (
-                Transaction(
-                    idempotency_key=key,
-                    posted_at=now,
-                    posted_by=user,
-                    memo="bench",
-                    gaming_session_id=ts.gaming_session_id,
-                    place=places.table_session_place(ts.public_id),
-                )
-                for key, _legs in postings
-            ),
-            batch_size=5000,
-        )
-        entries: list[Entry] = []
-        for txn, (_key, legs) in zip(txns, postings, strict=True):
-            for source, target, amount, reason in legs:
-                for owner, side in ((source, Side.DEBIT), (target, Side.CREDIT)):
-                    entries.append(
-                        Entry(
-                            transaction=txn,
-                            account=accounts[owner],
-                            side=side,
-                            amount=amount,
-                            reason=reason,
-                        )
-                    )
+        # Appended to the books' chain in order, with their entries (ledger/chain.py).
+        contents = [
+            transaction_content(txn, [(a.pk, str(side), n, r) for a, side, n, r in legs])
+            for txn, legs in zip(txns, legs_of, strict=True)
+        ]
+        for txn, (position, hashed) in zip(txns, chain_extend(LEDGER_CHAIN, contents), strict=True):
+            txn.chain_position, txn.chain_hash = position, hashed
+        Transaction.objects.bulk_create(txns, batch_size=5000)
+        entries = [
+            Entry(transaction=txn, account=account, side=side, amount=amount, reason=reason)
+            for txn, legs in zip(txns, legs_of, strict=True)
+            for account, side, amount, reason in legs
+        ]
         Entry.objects.bulk_create(entries, batch_size=10000)
     ts.closed_at = now + timedelta(seconds=(len(events) + 2) * 3)
     ts.closed_by = user
@@ -330,16 +343,29 @@ def other_entries(count: int, user: User) -> None:
                 ).pk
             )
     txns = count // 2
+    # A load, not a history: the rows take the books' chain positions after its end (the head
+    # moved past them, so that later postings follow) with a hash of their own key, not linked
+    # (hashing millions of rows one after the other would be the load's whole time);
+    # `history_verify` on a bench database names the books' chain broken at the first of them.
     with connection.cursor() as cursor:
         cursor.execute("SET session_replication_role = replica")
         cursor.execute(
+            "INSERT INTO establishment_chainhead (name, position, last_hash) "
+            "VALUES (%s, 0, %s) ON CONFLICT (name) DO NOTHING",
+            [LEDGER_CHAIN, GENESIS],
+        )
+        cursor.execute(
             """
+            WITH h AS (UPDATE establishment_chainhead SET position = position + %s
+                        WHERE name = %s RETURNING position - %s AS base)
             INSERT INTO ledger_transaction (public_id, idempotency_key, posted_at, posted_by_id,
-                                            memo, gaming_session_id)
-            SELECT gen_random_uuid(), 'other:' || g, now(), %s, 'other', (%s::bigint[])[1 + g %% 40]
-              FROM generate_series(1, %s) AS g
+                                            memo, gaming_session_id, chain_position, chain_hash)
+            SELECT gen_random_uuid(), 'other:' || g, now(), %s, 'other',
+                   (%s::bigint[])[1 + g %% 40], h.base + g,
+                   encode(sha256(convert_to('other:' || g, 'UTF8')), 'hex')
+              FROM h, generate_series(1, %s) AS g
             """,
-            [user.pk, [s.pk for s in sessions], txns],
+            [txns, LEDGER_CHAIN, txns, user.pk, [s.pk for s in sessions], txns],
         )
         cursor.execute(
             """

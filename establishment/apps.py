@@ -10,4 +10,8 @@ class EstablishmentConfig(AppConfig):
 
     def ready(self) -> None:
         # The lockout's audit row is written by a receiver of django-axes' signal.
-        from establishment import lockout  # noqa: F401
+        # SQLite connections are given the hash chains' `chain_link` as they open.
+        from establishment import (
+            lockout,  # noqa: F401
+            rows,  # noqa: F401
+        )

@@ -25,14 +25,13 @@ from establishment.identity import (
     name_key,
 )
 from establishment.models import (
-    AuditEntry,
     DocumentType,
     ExclusionEntry,
     ExclusionSource,
     Player,
 )
 from establishment.roles import DOOR_KEEPERS, Role
-from establishment.services import audit, audit_entry, player_audit
+from establishment.services import audit, audit_entry, audit_rows_insert, player_audit
 from establishment.staff import role_required
 
 if TYPE_CHECKING:
@@ -224,7 +223,7 @@ def _admit(
     # durable: called inside the caller's own transaction, this fails at once (RuntimeError)
     # rather than letting a refusal's row be rolled back with the caller's action.
     with transaction.atomic(durable=True):
-        AuditEntry.objects.bulk_create(rows)
+        audit_rows_insert(rows)
     if not admitted:
         raise _refused()
 

@@ -14,7 +14,16 @@ from django.db import models
 from django.db.models import Q
 from django.utils.translation import gettext_lazy as _
 
+from establishment.chain import (
+    AUDIT_CHAIN,
+    ChainHead as ChainHead,  # the chains' heads are models of ours
+    audit_content,
+    chain_hash_field,
+    chain_hash_valid,
+    chain_position_field,
+)
 from establishment.errors import AppendOnlyError
+from establishment.rows import chained_insert
 
 if TYPE_CHECKING:
     from django.contrib.auth.models import User
@@ -450,6 +459,9 @@ class AuditEntry(AppendOnlyModel):
     )
     table_session_id = models.BigIntegerField(_("table session"), null=True, blank=True)
     data = models.JSONField(_("data"), default=dict, blank=True)
+    # Its place and hash in the audit log's chain (establishment/chain.py).
+    chain_position = chain_position_field()
+    chain_hash = chain_hash_field()
 
     class Meta:
         ordering = ["at", "pk"]
@@ -463,9 +475,17 @@ class AuditEntry(AppendOnlyModel):
             models.Index(fields=["action", "at", "id"], name="casino_audit_action_at"),
             models.Index(fields=["table_session_id", "at", "id"], name="casino_audit_table_at_id"),
         ]
+        constraints = [chain_hash_valid("establishment_auditentry")]
 
     def __str__(self) -> str:
         return f"{self.at:%Y-%m-%d %H:%M:%S} {self.actor} {self.action}"
+
+    def save(self, *args: Any, **kwargs: Any) -> None:
+        """A new row is appended to the audit log's chain (`establishment.rows`), whoever saves
+        it; a saved one is refused as any append-only row."""
+        if not self._state.adding:
+            raise self.refusal(deleting=False)
+        chained_insert(self, chain=AUDIT_CHAIN, content=audit_content(self))
 
 
 class StaffPreference(models.Model):

@@ -14,6 +14,7 @@ from django.db import IntegrityError, transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
+from establishment.chain import AUDIT_CHAIN, audit_content
 from establishment.errors import InvalidStateError
 from establishment.models import (
     AuditEntry,
@@ -21,6 +22,7 @@ from establishment.models import (
     Player,
 )
 from establishment.roles import SUPERVISORS
+from establishment.rows import chain_extend
 from establishment.staff import role_required
 
 if TYPE_CHECKING:
@@ -61,6 +63,15 @@ def audit(*, user: User, action: str, **fields: Any) -> AuditEntry:
     entry = audit_entry(user=user, action=action, **fields)
     entry.save()
     return entry
+
+
+def audit_rows_insert(rows: list[AuditEntry]) -> None:
+    """Several audit rows (of `audit_entry`) at once, appended in order to the audit log's
+    chain, in the caller's transaction."""
+    made = chain_extend(AUDIT_CHAIN, [audit_content(row) for row in rows])
+    for row, (position, hashed) in zip(rows, made, strict=True):
+        row.chain_position, row.chain_hash = position, hashed
+    AuditEntry.objects.bulk_create(rows)
 
 
 # -- players and gaming sessions ------------------------------------------------------------------

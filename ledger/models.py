@@ -19,6 +19,7 @@ from establishment.errors import AppendOnlyError, ErrorCode
 
 if TYPE_CHECKING:
     from django_stubs_ext import StrOrPromise
+from establishment.chain import chain_hash_field, chain_hash_valid, chain_position_field
 from establishment.models import (
     AppendOnlyModel,
     GamingSession,
@@ -197,6 +198,9 @@ class Transaction(LedgerRow):
         verbose_name=_("reverses"),
         help_text=_("The transaction this one cancels; a transaction is reversed at most once."),
     )
+    # Its place and hash in the books' chain, over it and its entries (ledger/chain.py).
+    chain_position = chain_position_field()
+    chain_hash = chain_hash_field()
 
     class Meta:
         ordering = ["posted_at", "pk"]
@@ -213,6 +217,7 @@ class Transaction(LedgerRow):
                 condition=Q(reverses__isnull=True) | ~Q(reverses=models.F("pk")),
                 name="ledger_transaction_not_self_reversal",
             ),
+            chain_hash_valid("ledger_transaction"),
         ]
 
     def __str__(self) -> str:

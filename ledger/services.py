@@ -17,6 +17,8 @@ from django.utils import timezone
 
 from establishment.errors import DomainError, ErrorCode
 from establishment.models import GamingSession, Player
+from establishment.rows import chained_insert
+from ledger.chain import LEDGER_CHAIN, transaction_content
 from ledger.models import ACCOUNT_KEY_FIELDS, Account, AccountKind, Entry, Side, Transaction
 
 if TYPE_CHECKING:
@@ -177,7 +179,7 @@ def _post(
         # A savepoint, so that losing a race on the idempotency key leaves the outer
         # transaction usable and the winner's row can be read.
         with transaction.atomic(savepoint=contended):
-            posted = Transaction.objects.create(
+            posted = Transaction(
                 idempotency_key=idempotency_key,
                 posted_at=timezone.now(),
                 posted_by=posted_by,
@@ -186,6 +188,13 @@ def _post(
                 place=place,
                 reverses=reverses,
             )
+            # Appended to the books' chain in the statement that inserts it, hashed with its
+            # entries (ledger/chain.py); the chain's head stays locked until the commit.
+            content = transaction_content(
+                posted,
+                ((leg.account.pk, str(leg.side), leg.amount_chips, leg.reason) for leg in legs),
+            )
+            chained_insert(posted, chain=LEDGER_CHAIN, content=content)
             Entry.objects.bulk_create(
                 Entry(
                     transaction=posted,

@@ -14,6 +14,7 @@ from django.db import models
 from django.db.models import Q
 from django.utils.translation import gettext_lazy as _
 
+from establishment.chain import chain_hash_field, chain_hash_valid
 from establishment.models import (
     AppendOnlyModel,
     GamingSession,
@@ -402,6 +403,8 @@ class TableEvent(HistoryRow):
         blank=True,
         help_text=_("What the engine answered: state, banker, coups settled, ledger postings."),
     )
+    # Its hash in its table session's chain, after the line before it (tables/chain.py).
+    chain_hash = chain_hash_field()
 
     class Meta:
         ordering = ["table_session", "seq"]
@@ -413,6 +416,7 @@ class TableEvent(HistoryRow):
             at_least("seq", 1, "tables_tableevent_seq_positive"),
             one_of("kind", EventKind, "tables_tableevent_kind_valid"),
             not_blank("idempotency_key", "tables_tableevent_key_not_blank"),
+            chain_hash_valid("tables_tableevent"),
         ]
 
     def __str__(self) -> str:

@@ -3,9 +3,10 @@
 Built by the ORM, these statements cost more Python than the database spent running them (the
 console under load, docs/conventions.md, P1 and P2). Each is built once from the models'
 `_meta` and cached; beside it is what turns its rows into what the ORM would give. The callers
-run them: `tables.services.writing` (the lock, the journal's head, new rows),
-`tables.services.journal` (the events after a number) and `tables.selectors` (the screen's
-last coups). tests/tables/test_sql.py runs each one and its ORM equivalent on the same data.
+run them: `tables.services.writing` (the lock, the journal's head; its new rows are written by
+`establishment.rows`), `tables.services.journal` (the events after a number) and
+`tables.selectors` (the screen's last coups). tests/tables/test_sql.py runs each one and its
+ORM equivalent on the same data.
 """
 
 from __future__ import annotations
@@ -15,7 +16,6 @@ from functools import cache, lru_cache
 from typing import Any
 
 from django.db import DEFAULT_DB_ALIAS, connection, connections
-from django.db.models import AutoField, Model
 
 from establishment.models import GamingSession
 from tables.models import (
@@ -106,12 +106,14 @@ def _converters_of(wrapper: Any, field: Any) -> tuple[Any, list[Any]]:
 
 @cache
 def head_sql() -> str:
-    """The journal's head: its last sequence number and the number of the event recorded with
-    a given idempotency key (None, None for an empty journal). Parameters: the key, the table
-    session's key."""
+    """The journal's head: its last sequence number, the number of the event recorded with a
+    given idempotency key, and the last line's hash in the journal's chain (None, None, None
+    for an empty journal). Parameters: the key, the table session's key twice."""
+    table = TableEvent._meta.db_table
     return (
-        "SELECT MAX(seq), MAX(CASE WHEN idempotency_key = %s THEN seq END) "
-        f"FROM {TableEvent._meta.db_table} WHERE table_session_id = %s"
+        "SELECT MAX(seq), MAX(CASE WHEN idempotency_key = %s THEN seq END), "
+        f"(SELECT chain_hash FROM {table} WHERE table_session_id = %s ORDER BY seq DESC LIMIT 1) "
+        f"FROM {table} WHERE table_session_id = %s"
     )
 
 
@@ -130,44 +132,6 @@ def events_converted(rows: Iterable[tuple[Any, ...]]) -> list[tuple[int, str, An
     field = TableEvent._meta.get_field("action")
     column = field.get_col(TableEvent._meta.db_table)
     return [(s, k, field.from_db_value(a, column, connection)) for s, k, a in rows]
-
-
-# -- new rows --------------------------------------------------------------------------------
-# Every recorded action adds a journal line and an audit row: through the ORM, two INSERTs and
-# two round trips. Here each model's statement is written once from its fields, the values are
-# prepared by the fields themselves (`get_db_prep_save`, as the ORM does), and on PostgreSQL
-# the inserts of several models go in one statement (a data-modifying `WITH`). Only for new
-# rows of append-only models whose keys the caller does not need: none is given back.
-
-
-@cache
-def insert_fields(model: type[Model]) -> tuple[Any, ...]:
-    """The fields a new row of `model` is inserted with: all but its automatic key."""
-    return tuple(f for f in model._meta.concrete_fields if not isinstance(f, AutoField))
-
-
-@cache
-def insert_sql(model: type[Model]) -> str:
-    """One new row of `model`; parameters: `insert_params`."""
-    quote = connection.ops.quote_name
-    fields = insert_fields(model)
-    columns = ", ".join(quote(f.column) for f in fields)
-    values = ", ".join("%s" for _f in fields)
-    return f"INSERT INTO {quote(model._meta.db_table)} ({columns}) VALUES ({values})"
-
-
-@cache
-def together_sql(models: tuple[type[Model], ...]) -> str:
-    """PostgreSQL: a new row of each of `models` in one statement; parameters: each row's
-    `insert_params`, in order."""
-    *first, last = (insert_sql(model) for model in models)
-    parts = ", ".join(f"r{index} AS ({sql})" for index, sql in enumerate(first))
-    return f"WITH {parts} {last}"
-
-
-def insert_params(row: Model) -> list[Any]:
-    """The values of a new row for `insert_sql`, as the ORM's INSERT would send them."""
-    return [f.get_db_prep_save(f.pre_save(row, True), connection) for f in insert_fields(type(row))]
 
 
 # -- the screen's last coups -----------------------------------------------------------------

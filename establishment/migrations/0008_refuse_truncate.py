@@ -10,4 +10,4 @@ from __future__ import annotations
 
 from establishment.sql_scripts import sql_script_migration
 
-Migration = sql_script_migration(__file__, [("establishment", "0006_house_settings")])
+Migration = sql_script_migration(__file__, [("establishment", "0007_audit_chain")])

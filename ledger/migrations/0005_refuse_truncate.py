@@ -10,5 +10,5 @@ from __future__ import annotations
 from establishment.sql_scripts import sql_script_migration
 
 Migration = sql_script_migration(
-    __file__, [("ledger", "0003_count_accounts"), ("establishment", "0008_refuse_truncate")]
+    __file__, [("ledger", "0004_transaction_chain"), ("establishment", "0008_refuse_truncate")]
 )

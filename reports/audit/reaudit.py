@@ -1,5 +1,6 @@
 """The nightly re-audit (docs/audit.md): every night closed in the last days replayed from its
-journals and compared with its books and with its stored report's hash, the registers verified,
+journals and compared with its books and with its stored report's hash, the history's hash
+chains recomputed, the registers verified,
 and the night's checks run (reports/audit/findings.py). Each difference raises an alert; each
 night checked leaves a `Reaudit` row."""
 
@@ -15,6 +16,7 @@ from reports.audit.alerts import alert_raise
 from reports.audit.findings import corrections_check, odds_check, pace_check, shortfall_check
 from reports.audit.models import Alert, AlertKind, Reaudit
 from reports.builders import canonical_json, sha256_hex
+from reports.history import history_verify
 from reports.models import ReportStatus, SettlementReport
 from reports.registers.verify import first_difference, registers_verify
 from reports.services import settlement_content_build
@@ -79,7 +81,8 @@ def reaudit_night(report: SettlementReport) -> tuple[Reaudit, list[Alert]]:
 
 
 def reaudit_recent(*, days: int) -> ReauditResult:
-    """Every night closed in the last `days` days with its report ready, then the registers."""
+    """Every night closed in the last `days` days with its report ready, then the history's
+    hash chains (`history_verify`) and the registers."""
     since = timezone.now() - timedelta(days=days)
     result = ReauditResult()
     reports = SettlementReport.objects.filter(
@@ -89,6 +92,15 @@ def reaudit_recent(*, days: int) -> ReauditResult:
         run, alerts = reaudit_night(report)
         result.nights.append(run)
         result.alerts += alerts
+    for broken in history_verify().breaks:
+        result.alerts.append(
+            alert_raise(
+                AlertKind.HASH_BROKEN,
+                f"chain:{broken.chain}:{broken.position}",
+                what=broken.chain,
+                problem=str(broken),
+            )
+        )
     for problem in registers_verify():
         result.alerts.append(
             alert_raise(

@@ -11,5 +11,5 @@ from __future__ import annotations
 from establishment.sql_scripts import sql_script_migration
 
 Migration = sql_script_migration(
-    __file__, [("tables", "0007_ticket_books"), ("establishment", "0008_refuse_truncate")]
+    __file__, [("tables", "0008_journal_chain"), ("establishment", "0008_refuse_truncate")]
 )

@@ -8,8 +8,9 @@ share are here:
   sequence number the screen expects; answers a `JournalWrite` (the writers a screen posts to:
   `record`, `undo`, `open_coup_void`, interruptions and restarts). A writer that locks in its
   own way (a void's approval, a close, an opening) builds its `JournalWrite` itself;
-- `JournalWrite.append`: the journal line and its audit row in one round trip, and the journal
-  cache once the transaction commits;
+- `JournalWrite.append`: the journal line and its audit row in one round trip, each appended
+  to its hash chain (the table session's journal, the audit log: docs/security.md), and the
+  journal cache once the transaction commits;
 - `reasoned_writer`: the whole of a writer a screen posts to with a reason (`undo`,
   `open_coup_void`, interruptions and restarts) but for what it checks and books.
 """
@@ -22,9 +23,10 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from django.db import connection, transaction
-from django.db.models import Exists, Model, OuterRef
+from django.db.models import Exists, OuterRef
 from django.utils import timezone
 
+from establishment.chain import AUDIT_CHAIN, GENESIS, audit_content
 from establishment.errors import (
     DomainError,
     ErrorCode,
@@ -32,9 +34,11 @@ from establishment.errors import (
     PermissionDeniedError,
 )
 from establishment.roles import SUPERVISORS, Role
+from establishment.rows import chained_insert, rows_insert
 from establishment.services import audit_entry
 from establishment.staff import roles_of
 from tables import sql
+from tables.chain import journal_link
 from tables.models import AssignmentRole, CroupierAssignment, TableEvent, TableSession
 from tables.services.journal import Journal, journal_remember, tail_from
 
@@ -132,8 +136,9 @@ class JournalWrite:
     `idempotency_key`.
 
     From `journal_lock`, `earlier` is the line of this very request when it was already
-    recorded (answer `replayed()`, write nothing), and `tail` the events another process
-    recorded that this process's journal cache lacks, for `journal_get`.
+    recorded (answer `replayed()`, write nothing), `tail` the events another process
+    recorded that this process's journal cache lacks, for `journal_get`, and `previous_hash`
+    the hash of line `last_seq` in the journal's chain (read again when not given).
     """
 
     table_session: TableSession
@@ -143,6 +148,7 @@ class JournalWrite:
     client: str = ""
     earlier: TableEvent | None = None
     tail: tuple[int, list[Any]] | None = None
+    previous_hash: str | None = None
 
     @property
     def seq(self) -> int:
@@ -192,10 +198,11 @@ class JournalWrite:
             reason=reason,
             outcome=outcome,
         )
-        rows: list[Model] = [line]
+        line.chain_hash = journal_link(line, self._previous_hash())
+        before = [line]
         if keyed:
             line.save(force_insert=True)
-            rows = []
+            before = []
         if audit:
             entry = audit_entry(
                 user=self.user,
@@ -205,24 +212,23 @@ class JournalWrite:
                 at=now,
                 **dict(details or {}),
             )
-            rows.append(entry)
-        if rows:
-            rows_insert(*rows)
+            # The audit log's head is taken here, by the last statement before the commit.
+            chained_insert(entry, chain=AUDIT_CHAIN, content=audit_content(entry), before=before)
+        elif before:
+            rows_insert(*before)
         journal_remember(self.table_session, after)
         return line
 
-
-def rows_insert(*rows: Model) -> None:
-    """Insert `rows` (new objects, each of its own model) in the caller's transaction: on
-    PostgreSQL in one statement (`tables.sql.together_sql`)."""
-    if connection.vendor == "postgresql" and len(rows) > 1:
-        params = [value for row in rows for value in sql.insert_params(row)]
-        with connection.cursor() as cursor:
-            cursor.execute(sql.together_sql(tuple(type(row) for row in rows)), params)
-        return
-    with connection.cursor() as cursor:
-        for row in rows:
-            cursor.execute(sql.insert_sql(type(row)), sql.insert_params(row))
+    def _previous_hash(self) -> str:
+        """The hash of line `last_seq` (the table session is locked: no line can come between)."""
+        if self.previous_hash is not None:
+            return self.previous_hash
+        if self.last_seq == 0:
+            return GENESIS
+        found = TableEvent.objects.filter(
+            table_session=self.table_session, seq=self.last_seq
+        ).values_list("chain_hash", flat=True)
+        return found.get()
 
 
 # -- a writer with a reason -----------------------------------------------------------------
@@ -321,12 +327,16 @@ def journal_lock(
     # writer just committed.
     check = permission or operate_check
     tail = tail_from(table_session, expected_seq) if read_tail else None
-    locked, last, earlier_seq, found = _lock_and_head(table_session.pk, user, idempotency_key, tail)
+    locked, (last, earlier_seq, last_hash), found = _lock_and_head(
+        table_session.pk, user, idempotency_key, tail
+    )
     if check is operate_check:
         operate_check(user, locked, on_duty=locked.on_duty)  # type: ignore[attr-defined]
     else:
         check(user, locked)
-    write = JournalWrite(locked, last or 0, user, idempotency_key, client, tail=found)
+    write = JournalWrite(
+        locked, last or 0, user, idempotency_key, client, tail=found, previous_hash=last_hash
+    )
     if earlier_seq is not None:
         earlier = TableEvent.objects.get(table_session=locked, seq=earlier_seq)
         repeated = request_payload(earlier.kind, earlier.action, earlier.reason) == payload
@@ -349,7 +359,7 @@ def journal_lock(
 
 def _lock_and_head(
     pk: int, user: User, idempotency_key: str, tail: int | None = None
-) -> tuple[TableSession, int | None, int | None, tuple[int, list[Any]] | None]:
+) -> tuple[TableSession, tuple[Any, ...], tuple[int, list[Any]] | None]:
     """Lock the table session's row (SQLite: the IMMEDIATE transaction already holds the
     database), read it with its table, its gaming session and `on_duty` for `user`
     (`tables.sql.lock_sql`), then the journal's head (`tables.sql.head_sql`): its last sequence
@@ -364,7 +374,7 @@ def _lock_and_head(
     """
     lock_sql, columns = sql.lock_sql(connection.vendor)
     lock_params: list[Any] = [user.pk, AssignmentRole.CROUPIER.value, pk]
-    head_params: list[Any] = [idempotency_key, pk]
+    head_params: list[Any] = [idempotency_key, pk, pk]
     events: list[tuple[Any, ...]] | None = None
     pipelined = connection.vendor == "postgresql"
     with connection.cursor() as lock, connection.cursor() as head, connection.cursor() as after:
@@ -378,9 +388,9 @@ def _lock_and_head(
             events = after.fetchall()
     if row is None:
         raise TableSession.DoesNotExist(f"No table session {pk}.")
-    last_seq, earlier = last if last is not None else (None, None)
     found = None if events is None or tail is None else (tail, sql.events_converted(events))
-    return sql.table_session_built(row, columns), last_seq, earlier, found
+    head_row = tuple(last) if last is not None else (None, None, None)
+    return sql.table_session_built(row, columns), head_row, found
 
 
 def open_table_session_lock(table_session: TableSession) -> TableSession:

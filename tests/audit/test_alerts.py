@@ -61,6 +61,18 @@ def test_a_clean_night_raises_nothing(closed: dict[str, Any]) -> None:
 
 
 @pytest.mark.history_owner
+def test_a_broken_chain_is_named(closed: dict[str, Any]) -> None:
+    # An audit row's action changed behind the application's back: its hash no longer holds.
+    first = AuditEntry.objects.order_by("chain_position").first()
+    assert first is not None
+    tamper("UPDATE establishment_auditentry SET action = 'nothing' WHERE id = %s", [first.pk])
+    chains = [a for a in reaudit_recent(days=7).alerts if a.key.startswith("chain:")]
+    assert [a.kind for a in chains] == [AlertKind.HASH_BROKEN]
+    assert chains[0].detail["what"] == "establishment.audit"
+    assert "changed" in chains[0].detail["problem"]
+
+
+@pytest.mark.history_owner
 def test_changed_books_are_named(closed: dict[str, Any]) -> None:
     # One debit and one credit of a coup's transaction raised alike: the books still balance,
     # and no longer say what the cards said.

@@ -9,6 +9,8 @@ from django.contrib.auth.models import User
 from django.db import IntegrityError, connection, transaction
 from django.utils import timezone
 
+from establishment.rows import chain_extend
+from ledger.chain import LEDGER_CHAIN, transaction_content
 from ledger.models import Account, Entry, Transaction
 from tests.factories import GamingSessionFactory, PlayerFactory, TableFactory, UserFactory
 from tests.ledger.accounts import cagnotte_account, player_position_account
@@ -20,13 +22,21 @@ pytestmark = [
 
 
 def _raw_transaction(poster: User, legs: list[tuple[Account, str, int]]) -> None:
-    """Insert a transaction and its entries with raw SQL, bypassing ledger.services.post."""
+    """Insert a transaction and its entries with raw SQL, bypassing ledger.services.post (but
+    in the books' chain, as it would be: ledger/chain.py)."""
+    row = Transaction(
+        public_id=uuid.uuid4(),
+        idempotency_key=f"raw-{uuid.uuid4()}",
+        posted_at=timezone.now(),
+        posted_by=poster,
+    )
+    content = transaction_content(row, [(a.pk, side, amount, "") for a, side, amount in legs])
+    ((position, hashed),) = chain_extend(LEDGER_CHAIN, [content])
     with connection.cursor() as cursor:
         cursor.execute(
-            "INSERT INTO ledger_transaction"
-            " (public_id, idempotency_key, posted_at, posted_by_id, memo)"
-            " VALUES (%s, %s, %s, %s, '') RETURNING id",
-            [uuid.uuid4(), f"raw-{uuid.uuid4()}", timezone.now(), poster.pk],
+            "INSERT INTO ledger_transaction (public_id, idempotency_key, posted_at, posted_by_id,"
+            " memo, chain_position, chain_hash) VALUES (%s, %s, %s, %s, '', %s, %s) RETURNING id",
+            [row.public_id, row.idempotency_key, row.posted_at, poster.pk, position, hashed],
         )
         row = cursor.fetchone()
         assert row is not None

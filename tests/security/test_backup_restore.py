@@ -1,11 +1,12 @@
 """The backup and restore drill (deploy/backup.md; issue 17, item 6), on PostgreSQL: a settled
 and counted night with its registers signed, dumped with pg_dump, restored into a fresh
 database with pg_restore; the restored database holds the same stored hashes (settlement
-reports, registers, the books' totals) and `manage.py registers_verify` passes on it as on the
-original."""
+reports, registers, the books' totals, the hash chains' heads) and `manage.py registers_verify`
+and `manage.py history_verify` pass on it as on the original, with the same chain heads."""
 
 from __future__ import annotations
 
+import json
 import os
 import subprocess
 import sys
@@ -18,6 +19,7 @@ import pytest
 from django.db import connection
 
 from establishment.roles import Role
+from reports.history import history_verify
 from reports.models import Register
 from reports.registers.store import journee_sign
 from tables.models import TableSession
@@ -44,6 +46,7 @@ FINGERPRINT = (
     "SELECT 'journal', table_session_id::text, COUNT(*)::text FROM tables_tableevent "
     "GROUP BY table_session_id",
     "SELECT 'audit', action, COUNT(*)::text FROM establishment_auditentry GROUP BY action",
+    "SELECT 'chain', name, position::text || ':' || last_hash FROM establishment_chainhead",
 )
 
 
@@ -119,3 +122,15 @@ def test_a_restored_dump_holds_the_same_history_and_verifies(
     checked = _manage(url, "registers_verify")
     assert checked.returncode == 0, checked.stderr
     assert "each is what the books and the journal say" in checked.stdout
+    # Every hash chain holds on the copy, and ends where the original's does.
+    chains = _manage(url, "history_verify", "--json")
+    assert chains.returncode == 0, chains.stderr
+    restored_heads = {
+        c["chain"]: (c["head_position"], c["head_hash"])
+        for c in json.loads(chains.stdout)["chains"]
+    }
+    original_check = history_verify()
+    assert original_check.ok, original_check.breaks
+    assert restored_heads == original_check.heads
+    assert {"establishment.audit", "ledger.transactions"} <= set(restored_heads)
+    assert all(position for position, _hash in restored_heads.values())

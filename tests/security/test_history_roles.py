@@ -224,8 +224,9 @@ def test_the_app_role_still_adds_to_the_history_and_writes_elsewhere(
     user = UserFactory.create()
     with as_app.transaction(force_rollback=True):
         row = as_app.execute(
-            "INSERT INTO establishment_auditentry (public_id, at, actor_id, action, client, data)"
-            " VALUES (gen_random_uuid(), now(), %s, 'role_check', '', '{}') RETURNING id",
+            "INSERT INTO establishment_auditentry (public_id, at, actor_id, action, client, data,"
+            " chain_position, chain_hash) VALUES (gen_random_uuid(), now(), %s, 'role_check', '',"
+            " '{}', 999999999, repeat('0', 64)) RETURNING id",
             [user.pk],
         ).fetchone()
         assert row is not None and row[0] > 0

@@ -21,9 +21,12 @@ from django.db.models import Case, F, Max, Model, OuterRef, When
 from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
 
+from establishment import rows as sql_rows
+from establishment.chain import AUDIT_CHAIN, GENESIS, ChainHead, audit_content, link
 from establishment.models import AuditEntry
 from establishment.services import audit_entry
 from tables import sql
+from tables.chain import journal_link
 from tables.models import Coup, CroupierAssignment, EventKind, TableEvent, TableSession
 from tables.selectors import coup_list
 from tables.services import void_decide, void_request
@@ -152,15 +155,21 @@ def test_on_postgresql_the_locking_statement_locks_as_the_orm_does() -> None:
 # -- the journal's head and the events after a number ----------------------------------------
 
 
-def _head_by_orm(table_session: TableSession, key: str) -> tuple[int | None, int | None]:
-    found = TableEvent.objects.filter(table_session=table_session).aggregate(
+def _head_by_orm(
+    table_session: TableSession, key: str
+) -> tuple[int | None, int | None, str | None]:
+    lines = TableEvent.objects.filter(table_session=table_session)
+    found = lines.aggregate(
         last=Max("seq"), earlier=Max(Case(When(idempotency_key=key, then=F("seq"))))
     )
-    return found["last"], found["earlier"]
+    last_hash = lines.order_by("-seq").values_list("chain_hash", flat=True).first()
+    return found["last"], found["earlier"], last_hash
 
 
 @pytest.mark.django_db
-def test_the_journals_head_is_its_last_number_and_the_number_of_a_key(croupier: Croupier) -> None:
+def test_the_journals_head_is_its_last_number_the_number_of_a_key_and_its_last_hash(
+    croupier: Croupier,
+) -> None:
     table_session = croupier.table_session
     keys = list(
         TableEvent.objects.filter(table_session=table_session)
@@ -169,12 +178,12 @@ def test_the_journals_head_is_its_last_number_and_the_number_of_a_key(croupier: 
     )
     assert len(keys) >= 2
     for key in [*keys, "never-used"]:
-        (head,) = _rows(sql.head_sql(), [key, table_session.pk])
-        assert head == _head_by_orm(table_session, key)
+        (head,) = _rows(sql.head_sql(), [key, table_session.pk, table_session.pk])
+        assert head == _head_by_orm(table_session, key) and len(head[2]) == 64
     # Another table of the same night (one gaming session is open at a time).
     empty = TableSessionFactory.create(gaming_session=table_session.gaming_session)
-    assert _rows(sql.head_sql(), [keys[0], empty.pk]) == [(None, None)]
-    assert _head_by_orm(empty, keys[0]) == (None, None)
+    assert _rows(sql.head_sql(), [keys[0], empty.pk, empty.pk]) == [(None, None, None)]
+    assert _head_by_orm(empty, keys[0]) == (None, None, None)
 
 
 @pytest.mark.django_db
@@ -254,6 +263,16 @@ def _line_and_entry(croupier: Croupier) -> tuple[TableEvent, AuditEntry]:
         seq=seq,
         recorded=action,
     )
+    # Each in its chain, as `record` chains them (the audit row's as its head gives it).
+    previous = (
+        TableEvent.objects.filter(table_session=table_session, seq=seq - 1)
+        .values_list("chain_hash", flat=True)
+        .first()
+    )
+    line.chain_hash = journal_link(line, previous)
+    head = ChainHead.objects.filter(name=AUDIT_CHAIN).first()
+    entry.chain_position = (head.position if head else 0) + 1
+    entry.chain_hash = link(head.last_hash if head else GENESIS, audit_content(entry))
     return line, entry
 
 
@@ -265,7 +284,7 @@ def _saved_by_orm(*rows: Model) -> None:
 def _each_inserted(*rows: Model) -> None:
     with connection.cursor() as cursor:
         for row in rows:
-            cursor.execute(sql.insert_sql(type(row)), sql.insert_params(row))
+            cursor.execute(sql_rows.insert_sql(type(row)), sql_rows.insert_params(row))
 
 
 @pytest.mark.django_db
@@ -285,9 +304,9 @@ def test_on_postgresql_the_line_and_its_audit_row_in_one_statement_are_the_orms(
     rows = _line_and_entry(croupier)
 
     def together() -> None:
-        params = [value for row in rows for value in sql.insert_params(row)]
+        params = [value for row in rows for value in sql_rows.insert_params(row)]
         with connection.cursor() as cursor:
-            cursor.execute(sql.together_sql((TableEvent, AuditEntry)), params)
+            cursor.execute(sql_rows.together_sql((TableEvent, AuditEntry)), params)
 
     with CaptureQueriesContext(connection) as sent:
         by_sql = _inserted(together, rows)

@@ -1,0 +1,1 @@
+DROP TRIGGER IF EXISTS tables_tableevent_chain_head;
