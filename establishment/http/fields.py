@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from datetime import UTC, datetime
 from typing import Any
 
 from drf_spectacular.utils import extend_schema_field
@@ -38,3 +39,16 @@ class ErrorSerializer(serializers.Serializer[Any]):
     )
     message = serializers.CharField(help_text="What was wrong, in plain words.")
     extra = ObjectField(help_text="Data about the error, e.g. `expected_seq` when stale.")
+
+
+class UtcDateTimeField(serializers.DateTimeField):
+    """An ISO 8601 moment, turned to UTC: PostgreSQL refuses offsets past ±15:59, which ISO 8601
+    (and Python) allow up to ±23:59; a moment before year 1 in UTC is refused."""
+
+    def to_internal_value(self, value: Any) -> datetime:
+        moment = super().to_internal_value(value)
+        try:
+            return moment.astimezone(UTC)
+        except OverflowError:
+            self.fail("invalid", format="YYYY-MM-DDThh:mm[:ss[.uuuuuu]][+HH:MM|-HH:MM|Z]")
+            raise  # not reached: `fail` raises

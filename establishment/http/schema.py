@@ -70,6 +70,10 @@ _WRITES = {
     ),
 }
 _METHODS = ("get", "post", "put", "patch", "delete")
+# A read that a service may refuse by a rule the schema cannot state (a cursor the server did
+# not give, a period that ends before it begins): `extend_schema(extensions={MAY_REFUSE: True})`
+# documents its 422 as a write's.
+MAY_REFUSE = "x-may-refuse"
 
 
 def error_responses_add(
@@ -86,6 +90,8 @@ def error_responses_add(
             wanted = dict(_ALWAYS)
             if method != "get":
                 wanted |= _WRITES
+            elif operation.pop(MAY_REFUSE, False):
+                wanted["422"] = _WRITES["422"]
             responses = operation.setdefault("responses", {})
             for status_code, description in wanted.items():
                 responses.setdefault(

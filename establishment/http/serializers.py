@@ -25,6 +25,35 @@ if TYPE_CHECKING:
     from establishment.roles import Role
 
 
+def blank_refused(request: Request, *, texts: frozenset[str] = frozenset()) -> None:
+    """A query parameter sent empty where its schema wants a value (a number, a date, one of
+    some choices: any parameter not in `texts`) is refused (400 `invalid`, naming it), where
+    DRF and Django's forms would read it as left out."""
+    blank = {
+        name: [_("Give a value, or leave the parameter out.")]
+        for name, value in request.query_params.items()
+        if name not in texts and not str(value).strip()
+    }
+    if blank:
+        raise serializers.ValidationError(blank)
+
+
+def query_validated(
+    serializer_class: type[serializers.Serializer[Any]], request: Request
+) -> dict[str, Any]:
+    """The query string as `serializer_class` reads it, strictly: an empty value is a value
+    only for a text (`blank_refused`); refused with a 400 naming what is wrong."""
+    fields = serializer_class().fields
+    texts = frozenset(
+        name for name, field in fields.items() if isinstance(field, serializers.CharField)
+    )
+    blank_refused(request, texts=texts)
+    given = serializer_class(data=request.query_params)
+    given.is_valid(raise_exception=True)
+    data: dict[str, Any] = given.validated_data
+    return data
+
+
 def validated(
     serializer_class: type[serializers.Serializer[Any]], request: Request
 ) -> dict[str, Any]:

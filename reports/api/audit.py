@@ -9,16 +9,17 @@ from typing import Any, cast, get_args, get_origin, get_type_hints
 from uuid import UUID
 
 from django.utils.translation import gettext as _
-from drf_spectacular.utils import OpenApiParameter, extend_schema, inline_serializer
+from drf_spectacular.utils import extend_schema, inline_serializer
 from rest_framework import serializers
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from establishment.errors import NotFoundError
+from establishment.http.fields import UtcDateTimeField
 from establishment.http.permissions import READ_REPORTS
-from establishment.http.schema import post_schema
-from establishment.http.serializers import written
+from establishment.http.schema import MAY_REFUSE, post_schema
+from establishment.http.serializers import query_validated, written
 from establishment.staff import role_required
 from reports.audit.alerts import REASON_MAX, alert_acknowledge, alert_text, alerts_for
 from reports.audit.coup import coup_replay_get
@@ -34,14 +35,41 @@ from reports.audit.replayed import BookLine, Books, CoupReplay, SabotCounts
 
 
 class AuditLogQuerySerializer(serializers.Serializer[Any]):
-    actor = serializers.CharField(max_length=150, required=False, default="", allow_blank=True)
-    table = serializers.IntegerField(min_value=1, max_value=2**31 - 1, required=False)
-    action = serializers.CharField(max_length=64, required=False, default="", allow_blank=True)
-    since = serializers.DateTimeField(required=False)
-    until = serializers.DateTimeField(required=False)
-    cursor = serializers.CharField(max_length=200, required=False, default="", allow_blank=True)
+    actor = serializers.CharField(
+        max_length=150,
+        required=False,
+        default="",
+        allow_blank=True,
+        help_text="Only this person's rows (a username).",
+    )
+    table = serializers.IntegerField(
+        min_value=1,
+        max_value=2**31 - 1,
+        required=False,
+        help_text="Only the rows of this table (its number).",
+    )
+    action = serializers.CharField(
+        max_length=64,
+        required=False,
+        default="",
+        allow_blank=True,
+        help_text="Only this action (its exact name).",
+    )
+    since = UtcDateTimeField(required=False, help_text="From this moment (ISO 8601), included.")
+    until = UtcDateTimeField(required=False, help_text="Before this moment (ISO 8601), excluded.")
+    cursor = serializers.CharField(
+        max_length=200,
+        required=False,
+        default="",
+        allow_blank=True,
+        help_text="The `next` of the previous page.",
+    )
     page_size = serializers.IntegerField(
-        min_value=1, max_value=MAX_PAGE_SIZE, required=False, default=PAGE_SIZE
+        min_value=1,
+        max_value=MAX_PAGE_SIZE,
+        required=False,
+        default=PAGE_SIZE,
+        help_text="How many rows a page holds.",
     )
 
 
@@ -56,22 +84,12 @@ class AuditLogRowSerializer(serializers.Serializer[Any]):
     details = serializers.JSONField(source="data", help_text="What the change was about.")
 
 
-_PARAMETERS = [
-    OpenApiParameter("actor", str, description="Only this person's rows (a username)."),
-    OpenApiParameter("table", int, description="Only the rows of this table (its number)."),
-    OpenApiParameter("action", str, description="Only this action (its exact name)."),
-    OpenApiParameter("since", str, description="From this moment (ISO 8601), included."),
-    OpenApiParameter("until", str, description="Before this moment (ISO 8601), excluded."),
-    OpenApiParameter("cursor", str, description="The `next` of the previous page."),
-    OpenApiParameter("page_size", int, description=f"1 to {MAX_PAGE_SIZE}; {PAGE_SIZE}."),
-]
-
-
 class AuditLogApi(APIView):
     """The audit log, newest first, one page at a time: follow `next` for the page after."""
 
     @extend_schema(
-        parameters=_PARAMETERS,
+        parameters=[AuditLogQuerySerializer],
+        extensions={MAY_REFUSE: True},
         responses=inline_serializer(
             "AuditLogPage",
             {
@@ -85,9 +103,7 @@ class AuditLogApi(APIView):
     )
     def get(self, request: Request) -> Response:
         role_required(request.user, READ_REPORTS, "read the audit log")
-        query = AuditLogQuerySerializer(data=request.query_params)
-        query.is_valid(raise_exception=True)
-        given = query.validated_data
+        given = query_validated(AuditLogQuerySerializer, request)
         wanted = AuditLogFilter(
             actor=given["actor"],
             table=given.get("table"),
@@ -141,16 +157,13 @@ class AlertListApi(APIView):
         )
 
     @extend_schema(
-        parameters=[
-            OpenApiParameter("state", str, enum=["open", "acknowledged", "all"]),
-        ],
+        parameters=[QuerySerializer],
         responses=AlertSerializer(many=True),
         tags=["audit"],
     )
     def get(self, request: Request) -> Response:
-        query = self.QuerySerializer(data=request.query_params)
-        query.is_valid(raise_exception=True)
-        alerts = alerts_for(request.user, state=query.validated_data["state"])[:500]
+        state = query_validated(self.QuerySerializer, request)["state"]
+        alerts = alerts_for(request.user, state=state)[:500]
         return Response(AlertSerializer(alerts, many=True).data)
 
 

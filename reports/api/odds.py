@@ -15,6 +15,8 @@ from rest_framework.views import APIView
 
 from establishment.errors import InvalidInputError
 from establishment.http.permissions import READ_REPORTS
+from establishment.http.schema import MAY_REFUSE
+from establishment.http.serializers import blank_refused
 from establishment.staff import role_required
 from reports.odds.audit import GROUPINGS
 from reports.odds.files import audit_records, audit_summary
@@ -97,9 +99,15 @@ class OddsAuditApi(APIView):
     or night, over a period of journées: each measure's n, observed, expected, sd and z, the
     flags (|z| > 3), and how many flags chance alone would give."""
 
-    @extend_schema(parameters=_PARAMETERS, responses=AuditSerializer, tags=TAGS)
+    @extend_schema(
+        parameters=_PARAMETERS,
+        responses=AuditSerializer,
+        tags=TAGS,
+        extensions={MAY_REFUSE: True},
+    )
     def get(self, request: Request) -> Response:
         role_required(request.user, READ_REPORTS, "read the odds audit")
+        blank_refused(request)
         form = AuditForm(request.query_params)
         if not form.is_valid():
             fields = {name: [str(e) for e in errors] for name, errors in form.errors.items()}
