@@ -53,15 +53,24 @@ _DATE_FORMATS = ("%Y-%m-%d", "%d/%m/%Y")
 
 def _import_text(content: bytes | str) -> str:
     if isinstance(content, str):
-        return content.removeprefix("\ufeff")
-    try:
-        return content.decode("utf-8-sig")
-    except UnicodeDecodeError as error:
+        text = content.removeprefix("\ufeff")
+    else:
+        try:
+            text = content.decode("utf-8-sig")
+        except UnicodeDecodeError as error:
+            raise InvalidInputError(
+                _("The file is not UTF-8 text (byte %(position)d): save it as CSV UTF-8.")
+                % {"position": error.start + 1},
+                fields={"file": [_("Save the file as CSV UTF-8.")]},
+            ) from None
+    if "\x00" in text:
+        # A NUL character is no part of a CSV text (PostgreSQL could not even store it).
         raise InvalidInputError(
-            _("The file is not UTF-8 text (byte %(position)d): save it as CSV UTF-8.")
-            % {"position": error.start + 1},
+            _("The file holds a NUL character (byte %(position)d): save it as CSV UTF-8.")
+            % {"position": text.index("\x00") + 1},
             fields={"file": [_("Save the file as CSV UTF-8.")]},
-        ) from None
+        )
+    return text
 
 
 def _import_lines_count(text: str) -> int:

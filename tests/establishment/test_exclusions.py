@@ -187,6 +187,10 @@ def test_a_file_without_its_header_or_not_utf8_is_refused(reception: User, commi
             content=(HEADER + "LEFÈVRE,Hélène,1975-02-03,,house,,,\n").encode("latin-1"),
             imported_by=reception,
         )
+    for content in (HEADER + "DUPONT,Je\x00an,1980-05-17,,house,,,\n", b"\x00"):
+        with pytest.raises(InvalidInputError) as refused:
+            exclusion_import(file_name="nul.csv", content=content, imported_by=reception)
+        assert "NUL" in refused.value.message
 
 
 def test_progress_grows_batch_by_batch_and_a_second_run_adds_nothing(
