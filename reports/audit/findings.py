@@ -11,7 +11,7 @@ from collections import Counter
 from typing import Any
 
 from django.conf import settings
-from django.db.models import Count
+from django.db.models import Count, Max
 
 from establishment.models import GamingSession
 from reports.audit.alerts import alert_raise
@@ -74,30 +74,34 @@ def _pace(seance: TableSession, coups: int) -> float | None:
     return round(coups / hours, 1) if hours >= PACE_SHORTEST_HOURS else None
 
 
-def _paces(seances: Any) -> dict[int, float]:
-    counted = seances.annotate(coups_played=Count("coups"))
-    return {
-        seance.pk: pace
-        for seance in counted
-        if (pace := _pace(seance, seance.coups_played)) is not None
-    }
-
-
 def pace_check(gaming_session: GamingSession) -> list[Alert]:
     """A séance whose coups per hour fall outside its table's usual pace (the median of its
-    last séances of the same game) divided or multiplied by `ALERT_PACE_FACTOR_PERCENT` / 100."""
+    last séances of the same game) divided or multiplied by `ALERT_PACE_FACTOR_PERCENT` / 100.
+
+    Two queries: the night's tables, then every séance of theirs up to the night's last, its
+    coups counted; each séance's history is read from that list."""
     factor = settings.ALERT_PACE_FACTOR_PERCENT / 100
+    tonight = TableSession.objects.filter(gaming_session=gaming_session)
+    last = tonight.aggregate(last=Max("opened_at"))["last"]
+    seances = list(
+        TableSession.objects.filter(table_id__in=tonight.values("table_id"), opened_at__lte=last)
+        .select_related("table")
+        .annotate(coups_played=Count("coups"))
+        .order_by("-opened_at")
+    )
     raised = []
-    night = TableSession.objects.filter(gaming_session=gaming_session).select_related("table")
-    paces = _paces(night)
-    for seance in night:
-        pace = paces.get(seance.pk)
+    for seance in (s for s in seances if s.gaming_session_id == gaming_session.pk):
+        pace = _pace(seance, seance.coups_played)
         if pace is None:
             continue
-        earlier = TableSession.objects.filter(
-            table=seance.table, game=seance.game, opened_at__lt=seance.opened_at
-        ).order_by("-opened_at")[:PACE_HISTORY]
-        history = list(_paces(TableSession.objects.filter(pk__in=earlier.values("pk"))).values())
+        earlier = [
+            other
+            for other in seances
+            if other.table_id == seance.table_id
+            and other.game == seance.game
+            and other.opened_at < seance.opened_at
+        ][:PACE_HISTORY]
+        history = [p for other in earlier if (p := _pace(other, other.coups_played)) is not None]
         if len(history) < PACE_HISTORY_MIN:
             continue
         usual = statistics.median(history)
