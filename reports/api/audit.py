@@ -34,36 +34,22 @@ from reports.audit.models import Acknowledgement, Alert
 from reports.audit.replayed import BookLine, Books, CoupReplay, SabotCounts
 
 
+def _optional_text(most: int, about: str) -> serializers.CharField:
+    """A text query parameter that may be left out or empty (every row)."""
+    return serializers.CharField(
+        max_length=most, required=False, default="", allow_blank=True, help_text=about
+    )
+
+
 class AuditLogQuerySerializer(serializers.Serializer[Any]):
-    actor = serializers.CharField(
-        max_length=150,
-        required=False,
-        default="",
-        allow_blank=True,
-        help_text="Only this person's rows (a username).",
-    )
+    actor = _optional_text(150, "Only this person's rows (a username).")
     table = serializers.IntegerField(
-        min_value=1,
-        max_value=2**31 - 1,
-        required=False,
-        help_text="Only the rows of this table (its number).",
+        min_value=1, max_value=2**31 - 1, required=False, help_text="Only this table's rows."
     )
-    action = serializers.CharField(
-        max_length=64,
-        required=False,
-        default="",
-        allow_blank=True,
-        help_text="Only this action (its exact name).",
-    )
+    action = _optional_text(64, "Only this action (its exact name).")
     since = UtcDateTimeField(required=False, help_text="From this moment (ISO 8601), included.")
     until = UtcDateTimeField(required=False, help_text="Before this moment (ISO 8601), excluded.")
-    cursor = serializers.CharField(
-        max_length=200,
-        required=False,
-        default="",
-        allow_blank=True,
-        help_text="The `next` of the previous page.",
-    )
+    cursor = _optional_text(200, "The `next` of the previous page.")
     page_size = serializers.IntegerField(
         min_value=1,
         max_value=MAX_PAGE_SIZE,
