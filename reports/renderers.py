@@ -39,12 +39,17 @@ def local_time(moment: str | None, fmt: str = "%Y-%m-%d %H:%M:%S") -> str:
 # -- CSV (auditors) --------------------------------------------------------------------------
 
 
-def _csv(header: Sequence[str], rows: Iterable[Sequence[Any]]) -> bytes:
+def csv_text(header: Sequence[str], rows: Iterable[Sequence[Any]]) -> str:
+    """A CSV of `rows` under `header`, one line each (the auditors' files)."""
     out = io.StringIO()
     writer = csv.writer(out, lineterminator="\n")
     writer.writerow(header)
     writer.writerows(rows)
-    return out.getvalue().encode("utf-8")
+    return out.getvalue()
+
+
+def _csv(header: Sequence[str], rows: Iterable[Sequence[Any]]) -> bytes:
+    return csv_text(header, rows).encode("utf-8")
 
 
 def csv_players(content: Mapping[str, Any]) -> bytes:

@@ -3,11 +3,10 @@ measure, and the summary of what chance alone would flag (docs/odds.md, "The aud
 
 from __future__ import annotations
 
-import csv
-import io
 from typing import Any
 
 from reports.odds.audit import ALPHA, Audit, Cell, Row
+from reports.renderers import csv_text
 
 COLUMNS = (
     "group_kind",
@@ -98,9 +97,6 @@ def _text(value: Any) -> str:
 
 def audit_csv(audit: Audit) -> str:
     """The rows of the screen as CSV, one line per group and measure, headed by `COLUMNS`."""
-    out = io.StringIO()
-    writer = csv.writer(out, lineterminator="\n")
-    writer.writerow(COLUMNS)
-    for record in audit_records(audit):
-        writer.writerow([_text(record[name]) for name in COLUMNS])
-    return out.getvalue()
+    return csv_text(
+        COLUMNS, ([_text(record[name]) for name in COLUMNS] for record in audit_records(audit))
+    )
