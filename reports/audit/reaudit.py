@@ -9,6 +9,7 @@ from __future__ import annotations
 import json
 from dataclasses import dataclass, field
 from datetime import timedelta
+from typing import Any
 
 from django.utils import timezone
 
@@ -18,6 +19,7 @@ from reports.audit.models import Alert, AlertKind, Reaudit
 from reports.builders import canonical_json, sha256_hex
 from reports.history import history_verify
 from reports.models import ReportStatus, SettlementReport
+from reports.reconciliation import Reconciliation
 from reports.registers.verify import first_difference, registers_verify
 from reports.services import settlement_content_build
 
@@ -32,11 +34,14 @@ class ReauditResult:
         return not any(night.problems for night in self.nights) and not self.alerts
 
 
-def reaudit_night(report: SettlementReport) -> tuple[Reaudit, list[Alert]]:
-    """One night again: its journals replayed now against its books, the report built again
-    against the stored one and its hash, and the night's checks."""
+def reaudit_night(
+    report: SettlementReport, built: tuple[dict[str, Any], Reconciliation]
+) -> tuple[Reaudit, list[Alert]]:
+    """One night again, `built` its report built again now from its journals and books
+    (`settlement_content_build(replayed=True)`): against the stored report and its hash, and
+    the night's checks."""
     night = report.gaming_session
-    content, reconciliation = settlement_content_build(gaming_session=night, replayed=True)
+    content, reconciliation = built
     stored_hash_holds = sha256_hex(report.content) == report.sha256
     rebuilt_same = sha256_hex(canonical_json(content)) == report.sha256
     problems: list[dict[str, object]] = []
@@ -85,11 +90,15 @@ def reaudit_recent(*, days: int) -> ReauditResult:
     hash chains (`history_verify`) and the registers."""
     since = timezone.now() - timedelta(days=days)
     result = ReauditResult()
+    # Each night is built again once, for its own check and for its registers'.
+    rebuilt: dict[int, tuple[dict[str, Any], Reconciliation]] = {}
     reports = SettlementReport.objects.filter(
         status=ReportStatus.READY, gaming_session__closed_at__gte=since
     ).select_related("gaming_session")
     for report in reports.order_by("gaming_session__closed_at"):
-        run, alerts = reaudit_night(report)
+        built = settlement_content_build(gaming_session=report.gaming_session, replayed=True)
+        rebuilt[report.gaming_session_id] = built
+        run, alerts = reaudit_night(report, built)
         result.nights.append(run)
         result.alerts += alerts
     for broken in history_verify().breaks:
@@ -101,7 +110,7 @@ def reaudit_recent(*, days: int) -> ReauditResult:
                 problem=str(broken),
             )
         )
-    for problem in registers_verify():
+    for problem in registers_verify(rebuilt):
         result.alerts.append(
             alert_raise(
                 AlertKind.HASH_BROKEN,

@@ -65,12 +65,15 @@ def _name(register: Register) -> str:
     return f"{label} {register.key} (v{register.version})"
 
 
-def registers_verify() -> list[Problem]:
+def registers_verify(
+    built_nights: dict[int, tuple[dict[str, Any], Any]] | None = None,
+) -> list[Problem]:
     """Every stored register checked: its SHA-256, its place in its kind's chain, its
     signatures, and (for the version in force) its content built again from the books and the
-    journal. The first difference of each register is named."""
+    journal. The first difference of each register is named. `built_nights`: nights already built
+    again now (gaming session id → `night_now`'s answer), not built a second time."""
     problems: list[Problem] = []
-    nights: dict[int, tuple[dict[str, Any], Any]] = {}
+    nights: dict[int, tuple[dict[str, Any], Any]] = dict(built_nights or {})
     tables_of: dict[int, set[int]] = {}
 
     def report_of(gaming_session: Any) -> dict[str, Any]:
