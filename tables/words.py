@@ -71,3 +71,29 @@ def chips_text(amount: object) -> str:
     if isinstance(amount, int) and not isinstance(amount, bool):
         return f"{amount:,}".replace(",", "\u202f")
     return "" if amount is None else str(amount)
+
+
+def _percent(rate_bp: int) -> str:
+    """Basis points as a percentage, in integers (COM-5.1): 500 -> "5", 125 -> "1.25"."""
+    whole, part = divmod(rate_bp, 100)
+    return f"{whole}.{part:02d}".rstrip("0").rstrip(".") if part else str(whole)
+
+
+def levy_text(settings: Mapping[str, object]) -> str:
+    """How the house is paid at a table of ``settings``, in the table's words (LV-1): "5 % of
+    the banker's win", "300 a player a day from 12:00"."""
+    model = str(settings.get("levy_model") or "banker_win")
+    key = f"levy.{model}"
+    if model == "coup_fee" and settings.get("fee_payer") == "banker":
+        key += ".banker"
+    rate = settings.get("cagnotte_rate_bp")
+    fee = settings.get("fee_amount")
+    text = label(
+        key,
+        language(),
+        rate=_percent(rate if isinstance(rate, int) else 0),
+        fee=chips_text(fee) if isinstance(fee, int) else "—",
+        minutes=str(settings.get("fee_period_minutes", "")),
+        hour=str(settings.get("fee_day_start_hour", "")),
+    )
+    return text or model

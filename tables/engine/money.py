@@ -15,6 +15,19 @@ Rounding = Literal["down", "nearest", "nearest_down", "nearest_even"]
 # The rounding values that round to the nearest step, each with its tie rule (COM-6.3).
 NEAREST: dict[str, str] = {"nearest": "up", "nearest_down": "down", "nearest_even": "even"}
 
+# LV-1 how the house is paid at a table: a share of the banker's win (COM-6.2, the default), a
+# share of the pontes' stakes, a fixed fee per coup, a fee per seated player and period, or a
+# participation fee per player and day. The last two are charged by the house from the seating
+# record, not by the engine (LV-3).
+BANKER_WIN = "banker_win"
+STAKES = "stakes"
+COUP_FEE = "coup_fee"
+TIME_FEE = "time_fee"
+PARTICIPATION_FEE = "participation_fee"
+LEVY_MODELS = (BANKER_WIN, STAKES, COUP_FEE, TIME_FEE, PARTICIPATION_FEE)
+FEE_MODELS = frozenset({COUP_FEE, TIME_FEE, PARTICIPATION_FEE})
+FEE_PAYERS = ("pontes", "banker")
+
 
 def is_whole_chips(amount: object, chip_unit: int) -> bool:
     """True when ``amount`` is a positive integer multiple of ``chip_unit`` (COM-5.1)."""

@@ -11,7 +11,14 @@ from dataclasses import Field, dataclass, fields
 from typing import Any, ClassVar, Protocol, TypeVar
 
 from tables.engine.errors import ParamValue, bad_setting
-from tables.engine.money import NEAREST, Rounding
+from tables.engine.money import (
+    BANKER_WIN,
+    FEE_MODELS,
+    FEE_PAYERS,
+    LEVY_MODELS,
+    NEAREST,
+    Rounding,
+)
 
 Settings = Mapping[str, Any]
 Default = Any | Callable[[Settings], Any]
@@ -134,23 +141,66 @@ def choice_setting(name: str, default: str, choices: Sequence[str]) -> Setting:
     )
 
 
+def _fee_amount_setting() -> Setting:
+    """LV-2 ``fee_amount``: a positive multiple of ``chip_unit`` that a fee model must set,
+    never above ``fee_maximum`` when there is one (a statutory cap, LV-4)."""
+
+    def check(value: Any, earlier: Settings) -> bool:
+        if value is None:
+            return earlier["levy_model"] not in FEE_MODELS
+        unit: int = earlier["chip_unit"]
+        if not is_int(value) or value <= 0 or value % unit != 0:
+            return False
+        cap = earlier.get("fee_maximum")
+        return cap is None or value <= cap
+
+    def allowed(earlier: Settings) -> Allowed:
+        unit = earlier.get("chip_unit") or 1
+        cap = earlier.get("fee_maximum")
+        if cap is not None:
+            return "S_FEE_AT_MOST", {"chip_unit": unit, "maximum": cap}
+        if earlier["levy_model"] in FEE_MODELS:
+            return "S_FEE_REQUIRED", {"chip_unit": unit, "model": earlier["levy_model"]}
+        return "S_NONE_OR_CHIPS", {"chip_unit": unit}
+
+    def default(earlier: Settings) -> None:
+        if earlier["levy_model"] in FEE_MODELS:
+            code, values = allowed(earlier)
+            raise bad_setting("fee_amount", None, code, **values)
+        return
+
+    return Setting("fee_amount", default, check, allowed)
+
+
 def cagnotte_settings() -> tuple[Setting, ...]:
-    """COM-6.1 and COM-6.3: the levy settings every game's table ends with."""
+    """COM-6.1, COM-6.3 and LV-1 to LV-4: the levy settings every game's table ends with."""
     return (
         int_setting("cagnotte_rate_bp", 500, 0, 10000),
         chips_setting("cagnotte_step"),
         choice_setting("cagnotte_rounding", "down", ("down", *NEAREST)),
+        choice_setting("levy_model", BANKER_WIN, LEVY_MODELS),
+        chips_setting("fee_maximum", None, nullable=True),
+        _fee_amount_setting(),
+        choice_setting("fee_payer", "pontes", FEE_PAYERS),
+        int_setting("fee_period_minutes", 30, 1, 1440),
+        int_setting("fee_day_start_hour", 12, 0, 23),
     )
 
 
 @dataclass(frozen=True)
 class CagnotteRules:
-    """The typed levy settings of ``cagnotte_settings`` (COM-6.1, COM-6.3), which a game's typed
-    rules inherit: its own fields come after these."""
+    """The typed levy settings of ``cagnotte_settings`` (COM-6.1, COM-6.3, LV-1), which a
+    game's typed rules inherit: its own fields come after these."""
 
     cagnotte_rate_bp: int
     cagnotte_step: int
     cagnotte_rounding: Rounding
+    levy_model: str
+    fee_maximum: int | None
+    fee_amount: int | None
+    fee_payer: str
+    fee_period_minutes: int
+    fee_day_start_hour: int
 
 
 class _Dataclass(Protocol):

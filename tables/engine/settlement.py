@@ -46,6 +46,7 @@ REASONS = frozenset(
         "fault_reimbursement",
         "reliquat_in",
         "reliquat_out",
+        "coup_fee",
     }
 )
 

@@ -20,6 +20,7 @@ from tables.console.vocabulary import (
     hand_kind_label,
     holding_label,
 )
+from tables.words import levy_text
 
 register = template.Library()
 register.filter("faults", faults_label)
@@ -27,3 +28,4 @@ register.filter("hand_kind", hand_kind_label)
 register.filter("bank_rule", bank_rule_label)
 register.filter("holding", holding_label)
 register.filter("chips", chips_text)
+register.filter("levy", levy_text)

@@ -40,6 +40,7 @@ from tables.engine.settlement import (
 )
 from tables.engine.table import Seating
 from tables.engine.words import words
+from tests.engine.test_levy import LEVY_DEFAULTS
 
 
 def _code(call: object) -> str:
@@ -441,6 +442,7 @@ def test_settings_defaults_follow_chip_unit() -> None:
         "cagnotte_rate_bp": 500,
         "cagnotte_step": 10,
         "cagnotte_rounding": "down",
+        **LEVY_DEFAULTS,
     }
 
 

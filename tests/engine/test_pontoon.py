@@ -31,6 +31,7 @@ from tables.engine.scenario import check_one
 from tables.engine.settlement import results_of
 from tables.engine.table import Actor, Seating
 from tables.engine.words import words
+from tests.engine.test_levy import LEVY_DEFAULTS
 
 CORPUS = Path(__file__).resolve().parents[1] / "scenarios" / "pontoon"
 BASE: dict[str, Any] = {"chip_unit": 1, "min_stake": 5, "max_stake": 50, "cagnotte_rate_bp": 500}
@@ -184,6 +185,7 @@ def test_pt_1_settings_defaults() -> None:
         "cagnotte_rate_bp": 500,
         "cagnotte_step": 1,
         "cagnotte_rounding": "down",
+        **LEVY_DEFAULTS,
     }
     assert GAME.settings_validate({"chip_unit": 5}, 4)["min_stake"] == 5
 

@@ -34,8 +34,9 @@ from tables.engine.errors import (
     not_present,
 )
 from tables.engine.immutable import replace
-from tables.engine.money import amount_check, table_levy
-from tables.engine.settlement import CAGNOTTE, CROUPIER, CoupRecord, Transfer, reliquat_of
+from tables.engine.levy import coup_levy, paid_by_banker
+from tables.engine.money import amount_check
+from tables.engine.settlement import CROUPIER, CoupRecord, Transfer, reliquat_of
 from tables.engine.table import Actor, Seating
 
 
@@ -433,9 +434,9 @@ def _banker_wins(state: CFState, coup: Coup, number: int) -> CFState:
     ordered = payment_order(state.seating, coup.stakes)
     transfers = [Transfer(player, banker, amount, "stake_lost") for player, amount in ordered]
     gross = stake_total(coup)  # COM-6.2 G = T
-    levy = table_levy(gross, rules)  # COM-6.3
-    if levy > 0:
-        transfers.append(Transfer(banker, CAGNOTTE, levy, "cagnotte"))  # COM-6.4
+    taken = coup_levy(rules, banker, gross=gross, stakes=ordered)  # COM-6.3, LV-1
+    transfers += taken  # COM-6.4
+    levy = paid_by_banker(taken, banker)
     faulty = any(fault.startswith("F_") for fault in coup.faults)
     if faulty and rules.fault_reimbursement:
         # CF-8.2 / CF-I9 the card holder reimburses every other ponte his stake.
@@ -464,6 +465,7 @@ def _ponte_wins(state: CFState, coup: Coup, number: int) -> CFState:
     assert banker is not None
     ordered = payment_order(state.seating, coup.stakes)
     transfers = tuple(Transfer(banker, player, amount, "stake_won") for player, amount in ordered)
+    transfers += coup_levy(state.rules, banker, gross=0, stakes=ordered)  # LV-1, LV-2
     record = CoupRecord(number, "ponte_wins", transfers, coup.faults)
     state = replace(state, coup=None, coups=(*state.coups, record))
     if state.adjudicated == banker:
@@ -487,7 +489,8 @@ def showdown(state: CFState) -> CFState:
     if ponte > banker:
         return _ponte_wins(state, coup, number)
     # CF-5.3 / CF-I15 tie: nothing moves, the bank stays at T.
-    record = CoupRecord(number, "tie", (), coup.faults)
+    levy = coup_levy(state.rules, state.banker or "", gross=0, stakes=coup.stakes)  # LV-1
+    record = CoupRecord(number, "tie", levy, coup.faults)
     return replace(
         state,
         phase=cf.BANK_DECISION,

@@ -35,8 +35,9 @@ from tables.engine.landsknecht.state import (
     player_at,
     require_coup,
 )
-from tables.engine.money import amount_check, table_levy
-from tables.engine.settlement import CAGNOTTE, RESERVE_FUND, CoupRecord, Transfer
+from tables.engine.levy import coup_levy, paid_by_banker
+from tables.engine.money import amount_check
+from tables.engine.settlement import RESERVE_FUND, CoupRecord, Transfer
 from tables.engine.table import Who
 
 EMPTY_PACK_HINT = "LR_R_REFORM"
@@ -63,6 +64,12 @@ def _fund_cover(state: LRState, coup: Coup) -> LRState:
     return replace(state, coup=coup, fund=fund, phase=FIRST_CARD)
 
 
+def _stakes(coup: Coup) -> tuple[tuple[str, int], ...]:
+    """The stakes settled against the bank: each ponter's take, then the fund's cover (LR-5.1)."""
+    cover = ((RESERVE_FUND, coup.cover),) if coup.cover else ()
+    return (*coup.takes, *cover)
+
+
 def _settle(state: LRState, coup: Coup, outcome: str, pack: Pack) -> LRState:
     """LR-5: transfers in the order of LR-5.3, then the bank after the coup (LR-6)."""
     banker = state.banker_player
@@ -76,9 +83,9 @@ def _settle(state: LRState, coup: Coup, outcome: str, pack: Pack) -> LRState:
             transfers.append(Transfer(ponter, banker, amount, "stake_lost"))
         if coup.cover:
             transfers.append(Transfer(RESERVE_FUND, banker, coup.cover, "fund_cover_lost"))
-        levy = table_levy(coup.stake, config)  # COM-6.3, COM-6.4
-        if levy:
-            transfers.append(Transfer(banker, CAGNOTTE, levy, "cagnotte"))
+        taken = coup_levy(config, banker, gross=coup.stake, stakes=_stakes(coup))  # COM-6.3
+        transfers += taken  # COM-6.4, LV-1
+        levy = paid_by_banker(taken, banker)
         fund = state.fund - coup.cover
     else:
         # LR-5.2 the banker pays each ponter and the fund; no cagnotte.
@@ -86,6 +93,7 @@ def _settle(state: LRState, coup: Coup, outcome: str, pack: Pack) -> LRState:
             transfers.append(Transfer(banker, ponter, amount, "stake_won"))
         if coup.cover:
             transfers.append(Transfer(banker, RESERVE_FUND, coup.cover, "fund_cover_won"))
+        transfers += coup_levy(config, banker, gross=0, stakes=_stakes(coup))  # LV-1
         levy = 0
         fund = state.fund + coup.cover
     assert fund >= 0  # COM-5.6 INV-2

@@ -32,8 +32,9 @@ from tables.engine.lansquenet_classique.state import (
     banker_seat,
     seat_label,
 )
-from tables.engine.money import amount_check, table_levy
-from tables.engine.settlement import CAGNOTTE, CoupRecord, Transfer
+from tables.engine.levy import coup_levy
+from tables.engine.money import amount_check
+from tables.engine.settlement import CoupRecord, Transfer
 from tables.engine.table import Seating, Who
 
 
@@ -75,10 +76,14 @@ def _collect_all(coup: Coup, config: Config) -> Coup:
 def _settle(state: LCState, coup: Coup, outcome: str) -> LCState:
     """LC-8: the cagnotte last (COM-6.4, LC-8.2), the coup recorded, the bank's next step (LC-7)."""
     config = state.config
-    levy = table_levy(coup.gross, config)
-    transfers = coup.transfers
-    if levy > 0:
-        transfers = (*transfers, Transfer(coup.banker, CAGNOTTE, levy, "cagnotte"))
+    # LV-1 the stakes settled against the bank: what each coupeur or carabin paid or was paid.
+    stakes = [
+        (t.source if t.target == coup.banker else t.target, t.amount)
+        for t in coup.transfers
+        if t.reason in ("stake_lost", "stake_won")
+    ]
+    levy = coup_levy(config, coup.banker, gross=coup.gross, stakes=stakes)
+    transfers = (*coup.transfers, *levy)
     record = CoupRecord(coup.number, outcome, transfers)  # COM-5.5 zero sum asserted
     settled = replace(state, coup=None, coups=(*state.coups, record))
     if outcome in (BANKER_CARD_OUT, COUPEUR_QUADRUPLE):

@@ -47,8 +47,9 @@ from tables.engine.lansquenet_moderne.state import (
     Offer,
     pontes_in_order,
 )
-from tables.engine.money import amount_check, round_down, table_levy
-from tables.engine.settlement import CAGNOTTE, CoupRecord, Transfer
+from tables.engine.levy import coup_levy, paid_by_banker
+from tables.engine.money import amount_check, round_down
+from tables.engine.settlement import CoupRecord, Transfer
 from tables.engine.table import Seating
 
 EMPTY_PACK_HINT = "LM_R_SHUFFLE_FIRST"
@@ -243,9 +244,9 @@ def _settle_banker_wins(st: LMState, coup: Coup, outcome: str) -> LMState:
         for player, amount in pontes_in_order(st, coup)
     ]
     gross = sum(t.amount for t in transfers)  # COM-6.2: G, here = E
-    levy = table_levy(gross, st.config)
-    if levy > 0:
-        transfers.append(Transfer(banker, CAGNOTTE, levy, "cagnotte"))
+    taken = coup_levy(st.config, banker, gross=gross, stakes=pontes_in_order(st, coup))
+    transfers += taken  # COM-6.4, LV-1
+    levy = paid_by_banker(taken, banker)
     settled = _settle(st, coup, outcome, tuple(transfers))
     if settled.phase != BANK_DECISION:
         return settled
@@ -256,10 +257,9 @@ def _settle_pontes_win(st: LMState, coup: Coup) -> LMState:
     """LM-5.2: the banker pays every ponte his stake; no cagnotte."""
     banker = st.banker
     assert banker is not None
-    transfers = tuple(
-        Transfer(banker, player, amount, "stake_won")
-        for player, amount in pontes_in_order(st, coup)
-    )
+    stakes = pontes_in_order(st, coup)
+    transfers = tuple(Transfer(banker, player, amount, "stake_won") for player, amount in stakes)
+    transfers += coup_levy(st.config, banker, gross=0, stakes=stakes)  # LV-1, LV-2
     return _settle(st, coup, PONTES_CARD_OUT, transfers)
 
 
@@ -269,10 +269,12 @@ def _settle_abandoned(st: LMState, coup: Coup) -> LMState:
     assert banker is not None
     unit = st.config.chip_unit
     transfers = []
-    for player, amount in pontes_in_order(st, coup):
+    stakes = pontes_in_order(st, coup)
+    for player, amount in stakes:
         paid = round_down(amount * coup.fraction_bp // 10000, unit)
         if paid > 0:
             transfers.append(Transfer(banker, player, paid, "abandonment"))
+    transfers += coup_levy(st.config, banker, gross=0, stakes=stakes)  # LV-1, LV-2
     return _settle(st, coup, ABANDONED, tuple(transfers))
 
 

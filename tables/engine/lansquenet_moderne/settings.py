@@ -30,6 +30,12 @@ class Config:
     cagnotte_rate_bp: int = 500
     cagnotte_step: int = 1
     cagnotte_rounding: Rounding = "down"
+    levy_model: str = "banker_win"
+    fee_maximum: int | None = None
+    fee_amount: int | None = None
+    fee_payer: str = "pontes"
+    fee_period_minutes: int = 30
+    fee_day_start_hour: int = 12
 
 
 def _min_stake_setting() -> core.Setting:

@@ -22,7 +22,8 @@ from tables.engine.errors import (
     out_of_turn,
 )
 from tables.engine.immutable import replace
-from tables.engine.money import amount_check, table_levy
+from tables.engine.levy import coup_levy
+from tables.engine.money import amount_check
 from tables.engine.pontoon import state as pt
 from tables.engine.pontoon.legal import refused, require, seated_player
 from tables.engine.pontoon.settings import CODE, DECKS, Rules
@@ -37,7 +38,7 @@ from tables.engine.pontoon.state import (
     is_pontoon,
 )
 from tables.engine.session import SESSION_ENDED, seated_check
-from tables.engine.settlement import CAGNOTTE, CoupRecord, Transfer
+from tables.engine.settlement import CoupRecord, Transfer
 from tables.engine.table import Actor, Who
 
 PLAY_ACTIONS = ("buy", "twist", "stick")
@@ -364,9 +365,9 @@ def settlement_transfers(coup: Coup, rules: Rules) -> tuple[Transfer, ...]:
             transfers.append(Transfer(hand.player, coup.banker, collected, "stake_lost"))
             gross += collected
     # PT-5.5, COM-6.2 to COM-6.4 the cagnotte on the gross win, due even on a losing coup.
-    levy = table_levy(gross, rules)
-    if levy > 0:
-        transfers.append(Transfer(coup.banker, CAGNOTTE, levy, "cagnotte"))
+    # LV-1 the stakes are the hands' stakes, busts included (PT-5.4), not what they paid.
+    stakes = [(hand.player, hand.stake) for hand in coup.hands if hand.stake]
+    transfers += coup_levy(rules, coup.banker, gross=gross, stakes=stakes)
     return tuple(transfers)
 
 

@@ -44,6 +44,7 @@ PLAY_REASONS = frozenset(
         "stake_lost",
         "stake_won",
         "cagnotte",
+        "coup_fee",
         "quadruple_paid",
         "abandonment",
         "fund_cover_lost",
@@ -66,17 +67,18 @@ Observer = Callable[[Any, Any, CoupRecord, Observed], Observation]
 
 
 def banker_result(record: CoupRecord, banker: str) -> tuple[int, int]:
-    """The banker's result from his play in the coup (``PLAY_REASONS``) and the cagnotte."""
+    """The banker's result from his play in the coup (``PLAY_REASONS``) and the house's levy,
+    whoever paid it (LV-1, LV-2: a coup fee may come from the pontes)."""
     result = levy = 0
     for transfer in record.transfers:
         if transfer.reason not in PLAY_REASONS:
             continue
+        if transfer.target == CAGNOTTE:
+            levy += transfer.amount
         if transfer.target == banker:
             result += transfer.amount
         elif transfer.source == banker:
             result -= transfer.amount
-            if transfer.target == CAGNOTTE:
-                levy += transfer.amount
     return result, levy
 
 
