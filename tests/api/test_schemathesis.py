@@ -82,7 +82,7 @@ CONFIG: dict[str, Any] = {
         "examples": {"enabled": True, "fill-missing": True},
         "coverage": {"enabled": True},
         "fuzzing": {"enabled": True},
-        "stateful": {"enabled": True, "max-steps": 20, "generation": {"max-examples": 300}},
+        "stateful": {"enabled": True, "max-steps": 20, "generation": {"max-examples": 600}},
     },
 }
 
