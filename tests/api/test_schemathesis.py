@@ -52,7 +52,7 @@ pytestmark = [pytest.mark.django_db, pytest.mark.slow]
 
 MINIMUM_REQUESTS = 10_000
 # The least each phase sends (below what a run sends, whatever the database).
-MINIMUM_PER_PHASE = {"examples": 150, "coverage": 3_000, "fuzzing": 4_000, "stateful": 250}
+MINIMUM_PER_PHASE = {"examples": 150, "coverage": 3_000, "fuzzing": 4_000, "stateful": 200}
 RECORD = "POST /api/table-sessions/{table_session_id}/record/"
 
 CONFIG: dict[str, Any] = {
@@ -82,7 +82,7 @@ CONFIG: dict[str, Any] = {
         "examples": {"enabled": True, "fill-missing": True},
         "coverage": {"enabled": True},
         "fuzzing": {"enabled": True},
-        "stateful": {"enabled": True, "max-steps": 20, "generation": {"max-examples": 600}},
+        "stateful": {"enabled": True, "max-steps": 20, "generation": {"max-examples": 300}},
     },
 }
 
