@@ -489,7 +489,8 @@ def showdown(state: CFState) -> CFState:
     if ponte > banker:
         return _ponte_wins(state, coup, number)
     # CF-5.3 / CF-I15 tie: nothing moves, the bank stays at T.
-    levy = coup_levy(state.rules, state.banker or "", gross=0, stakes=coup.stakes)  # LV-1
+    assert state.banker is not None
+    levy = coup_levy(state.rules, state.banker, gross=0, stakes=coup.stakes)  # LV-1, LV-2
     record = CoupRecord(number, "tie", levy, coup.faults)
     return replace(
         state,
