@@ -15,11 +15,14 @@ or doubled. After 16 threads × 6 coups, each shared account exists once and its
 entry count equal the sum, over the 16 tables, of the engine's replay of each table's journal.
 
 The CONTROL runs the same workload with a naive get-or-create of the accounts (no recovery
-from the unique violation when another table created the account first): coups fail.
+from the unique violation when another table created the account first): coups fail. Its race
+is forced, not hoped for: every first coup reads the missing accounts before any creates them.
 """
 
 from __future__ import annotations
 
+import contextlib
+import threading
 from functools import partial
 from typing import Any
 
@@ -130,6 +133,11 @@ def test_inv5_sixteen_tables_booking_to_shared_accounts_lose_nothing(
     assert expected["H3"] == -1000 * TABLES * COUPS
 
 
+# The control's race, forced: every table's first coup reads the missing accounts, then waits
+# here until all of them have read, so that they all try to create the shared ones.
+FIRST_READS = threading.Barrier(TABLES, timeout=60)
+
+
 def _naive_accounts_create(owners: Any, keys: dict[str, AccountKey]) -> dict[str, Account]:
     """get-or-create without recovering from the unique violation (what the control removes)."""
     codes = [key.member_number for key in keys.values() if key.member_number is not None]
@@ -139,6 +147,8 @@ def _naive_accounts_create(owners: Any, keys: dict[str, AccountKey]) -> dict[str
     for fields in lookups.values():
         condition |= Q(**fields)
     found = {_account_key(a): a for a in Account.objects.filter(condition)}
+    with contextlib.suppress(threading.BrokenBarrierError):
+        FIRST_READS.wait()
     with transaction.atomic():
         for fields in lookups.values():
             if _lookup_key(fields) not in found:
@@ -151,7 +161,7 @@ def test_inv5_control_without_the_recovery_the_race_kills_coups(
 ) -> None:
     floor = floor_open()
     monkeypatch.setattr(books, "_accounts_create", _naive_accounts_create)
-    monkeypatch.setattr(books, "players_by_code", slowed(books.players_by_code, 0.1))
+    FIRST_READS.reset()
 
     _croupiers, outcomes = _run(floor)
 
