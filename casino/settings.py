@@ -436,6 +436,8 @@ CELERY_BROKER_TRANSPORT_OPTIONS: dict[str, Any] = {
 # Celery beat: closed sessions still without a settlement report, counts still without their
 # model 11 and archives asked for and not built are sent again (reports.tasks).
 SETTLEMENT_SWEEP_SECONDS = env_int("SETTLEMENT_SWEEP_SECONDS", 300)
+# How often the open tables' time and participation fees are charged (docs/rules/levy.md, LV-3).
+SEATING_FEES_SECONDS = env_int("SEATING_FEES_SECONDS", 60)
 SETTLEMENT_SWEEP_GRACE_SECONDS = env_int("SETTLEMENT_SWEEP_GRACE_SECONDS", 120)
 # The auditor's desk (docs/audit.md): every morning at REAUDIT_HOUR (the house's time zone)
 # the nights closed in the last REAUDIT_DAYS days are replayed against their books, their
@@ -459,6 +461,11 @@ CELERY_BEAT_SCHEDULE: dict[str, dict[str, Any]] = {
     "registers-sweep": {
         "task": "reports.registers_sweep",
         "schedule": float(SETTLEMENT_SWEEP_SECONDS),
+    },
+    # docs/rules/levy.md, LV-3: a time-fee period that begins while nobody records is charged.
+    "seating-fees": {
+        "task": "tables.seating_fees_charge",
+        "schedule": float(SEATING_FEES_SECONDS),
     },
 }
 

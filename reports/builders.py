@@ -19,17 +19,27 @@ import hashlib
 import json
 from bisect import bisect_left
 from collections import defaultdict
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any
 
 from ledger.models import AccountKind, Side
+from tables.engine.money import BANKER_WIN
 from tables.models import EventKind
 
 if TYPE_CHECKING:
     from reports.reconciliation import Reconciliation
 
 REPORT_FORMAT = 2
+# The settings that say how the house is paid at a table (docs/rules/levy.md, LV-1).
+LEVY_TERMS = (
+    "levy_model",
+    "cagnotte_rate_bp",
+    "fee_amount",
+    "fee_payer",
+    "fee_period_minutes",
+    "fee_day_start_hour",
+)
 
 
 def canonical_json(document: Mapping[str, Any]) -> str:
@@ -127,6 +137,14 @@ def report_build(
         owner = accounts.get(account_id)
         if ts_id is not None and owner and owner["kind"] == AccountKind.PLAYER_POSITION:
             positions_by_ts[ts_id].append((account_id, result))
+    # The levy by model (docs/rules/levy.md, LV-1, LV-5): what each table's cagnotte received,
+    # net of the voids' reversals, by the reason of its transfers.
+    levy_by_ts: dict[int, dict[str, int]] = defaultdict(lambda: defaultdict(int))
+    for row in rows.totals:
+        owner = accounts.get(row["account_id"])
+        if owner and owner["kind"] == AccountKind.CAGNOTTE and row["table_session_id"]:
+            levy_by_ts[row["table_session_id"]][row["reason"]] += _signed(row)
+    fees_by_ts = _by_table_session(rows.levy_charges)
     staff_by_ts = _by_table_session(rows.assignments)
     pauses_by_ts = _by_table_session(rows.pauses)
     coups_by_ts = _by_table_session(rows.coups)
@@ -159,7 +177,27 @@ def report_build(
                 }
             )
         live = [c for c in coup_list if not c["voided"]]
-        expected = sum(c["levy"] for c in live)
+        levied = {reason: amount for reason, amount in sorted(levy_by_ts[ts.pk].items()) if amount}
+        fees = [
+            {
+                "player": fee["player__member_number"],
+                "name": fee["player__name"],
+                "model": fee["levy_model"],
+                "from": when(fee["period_start"]),
+                "until": when(fee["period_end"]),
+                "amount": int(fee["amount"]),
+                "charged_at": when(fee["charged_at"]),
+            }
+            for fee in fees_by_ts.get(ts.pk, [])
+        ]
+        # What the cagnotte should hold: the coups' levy (COM-6.4), their fees per coup (LV-2,
+        # checked coup by coup against the replay by the reconciliation) and the fees charged
+        # from the seating (LV-3, each checked against its charge).
+        expected = (
+            sum(c["levy"] for c in live)
+            + levied.get("coup_fee", 0)
+            + sum(fee["amount"] for fee in fees)
+        )
 
         # The register of bankers (art. 71): each tenure, its coups and its result.
         # Live coups are in journal order: a tenure's coups are a slice of them.
@@ -246,6 +284,13 @@ def report_build(
                 else None,
                 "chip_unit": int(ts.settings.get("chip_unit", 1)),
                 "cagnotte_rate_bp": int(ts.settings.get("cagnotte_rate_bp", 0)),
+                "levy_model": str(ts.settings.get("levy_model", BANKER_WIN)),
+                # The levy's terms, frozen for the séance (LV-1), as its words need them.
+                "levy_terms": {
+                    name: ts.settings[name] for name in LEVY_TERMS if name in ts.settings
+                },
+                "levy": levied,
+                "fees": fees,
                 "staff": staff,
                 "interruptions": _pauses(pauses_by_ts.get(ts.pk, [])),
                 "coups_played": len(live),
@@ -284,11 +329,30 @@ def report_build(
         "tables": tables,
         "cagnotte": [cagnotte_by_table[n] for n in sorted(cagnotte_by_table)],
         "players": player_rows,
+        "levy": _levy_totals(tables),
         "corrections": corrections_build(
             rows=rows, ts_number={t.pk: t.table.number for t in rows.table_sessions}
         ),
         "totals": dict(sorted(kinds_total.items())),
         "reconciliation": reconciliation.as_dict(),
+    }
+
+
+def _levy_totals(tables: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
+    """The night's levy by model and by reason, and every fee charged from the seating, to whom
+    and when (LV-3: a house on a participation fee keeps no cagnotte book; this is its record)."""
+    by_model: dict[str, int] = defaultdict(int)
+    by_reason: dict[str, int] = defaultdict(int)
+    fees: list[dict[str, Any]] = []
+    for table in tables:
+        by_model[table["levy_model"]] += sum(table["levy"].values())
+        for reason, amount in table["levy"].items():
+            by_reason[reason] += amount
+        fees.extend({"table": table["table"], **fee} for fee in table["fees"])
+    return {
+        "by_model": dict(sorted(by_model.items())),
+        "by_reason": dict(sorted(by_reason.items())),
+        "fees": sorted(fees, key=lambda f: (f["charged_at"] or "", f["table"], f["player"])),
     }
 
 

@@ -61,7 +61,15 @@ LABELS: dict[str, Promise] = {
     "reversal_differs": _("A reversal does not mirror its original"),
     "unexplained_transaction": _("A transaction matches no recorded action"),
     "balance_differs": _("An account's balance differs"),
+    "levy_charge_differs": _("A fee charged from the seating differs from its booking"),
     "account_missing": _("An account is missing"),
+    # how the house is paid (docs/rules/levy.md, LV-1, LV-5)
+    "banker_win": _("Share of the banker's win"),
+    "stakes": _("Share of the stakes"),
+    "coup_fee": _("Fee per coup"),
+    "time_fee": _("Time fee"),
+    "participation_fee": _("Participation fee"),
+    "cagnotte": _("Cagnotte"),
     # surplus / shortfall (art. 70)
     "surplus": _("Surplus"),
     "shortfall": _("Shortfall"),

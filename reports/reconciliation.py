@@ -15,7 +15,7 @@ from typing import Any
 from ledger.models import AccountKind, Side
 from reports.builders import canonical_json, sha256_hex
 from reports.selectors import LedgerChecks, ledger_mark
-from tables.engine.settlement import RELIQUAT_PREFIX
+from tables.engine.settlement import CAGNOTTE, RELIQUAT_PREFIX
 from tables.models import EventKind, TableSession
 from tables.postings import (
     OWNER_KINDS,
@@ -38,6 +38,7 @@ TransactionRow = tuple[int, str, int | None]  # (id, idempotency key, reverses i
 LegRow = tuple[
     int, int, int, str, str, int
 ]  # (entry id, transaction, account, side, reason, amount)
+LevyRow = tuple[int, str, str, int]  # (transaction, player, levy model, amount)
 
 
 def _pot(transfers: Iterable[Mapping[str, Any]]) -> int:
@@ -149,10 +150,13 @@ def table_reconcile(
     transactions: Sequence[TransactionRow],
     legs: Sequence[LegRow],
     accounts: Mapping[int, Mapping[str, Any]],
+    levies: Sequence[LevyRow] = (),
 ) -> str:
     """One table session replayed through the engine (COM-10.1) and compared with its books, as
     canonical JSON: every live coup's transfers against its ledger transactions and its stored
-    row, the session movements, every void's reversal, every transaction of the table explained.
+    row, the session movements, every void's reversal, every fee charged from the seating
+    (`levies`, docs/rules/levy.md LV-3: the player's position to the cagnotte, the model's
+    reason), every transaction of the table explained.
 
     The summary keeps what the night's report needs of the replay (each coup's pot and bank
     result, the balances the engine expects per account, the final phase) and every difference
@@ -278,6 +282,20 @@ def table_reconcile(
             ]
             if Counter(mirror) != Counter(legs_of.get(reversal, [])):
                 differ("reversal_differs", transaction=key)
+    # The fees outside the coups (LV-3): each one transaction, player → cagnotte, its own reason.
+    for txn, player, model, amount in levies:
+        explained.add(txn)
+        fee = [(player, Side.DEBIT, amount, model), (CAGNOTTE, Side.CREDIT, amount, model)]
+        for owner, side, chips, _reason in fee:
+            sign = chips if side == Side.CREDIT else -chips
+            expected_balance[_account_key_of(owner, table_session)] += sign
+        if Counter(fee) != Counter(legs_of.get(txn, [])):
+            differ(
+                "levy_charge_differs",
+                player=player,
+                expected=_legs_text(fee),
+                booked=_legs_text(legs_of.get(txn, [])),
+            )
     for number in sorted(live_rows):
         differ("coup_not_replayed", coup=number)
     for pk, key, _rev in transactions:

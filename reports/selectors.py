@@ -61,6 +61,8 @@ class SettlementRows:
     void_requests: Sequence[Mapping[str, Any]]
     accounts: Mapping[int, Mapping[str, Any]]
     totals: Sequence[Mapping[str, Any]]
+    # The fees charged from the seating (docs/rules/levy.md, LV-3), in the order they were.
+    levy_charges: Sequence[Mapping[str, Any]] = ()
 
 
 @dataclass(frozen=True)
@@ -252,6 +254,18 @@ def settlement_rows_get(*, gaming_session: GamingSession) -> SettlementRows:
             "decision__event__seq",
         )
     )
+    levy_charges = list(
+        _of_table_sessions(table_models.LevyCharge, ts_ids, "charged_at", "pk").values(
+            "table_session_id",
+            "levy_model",
+            "period_start",
+            "period_end",
+            "amount",
+            "charged_at",
+            "player__member_number",
+            "player__name",
+        )
+    )
     accounts = settlement_accounts_values(gaming_session_id=gaming_session.pk)
     return SettlementRows(
         gaming_session=gaming_session,
@@ -267,6 +281,7 @@ def settlement_rows_get(*, gaming_session: GamingSession) -> SettlementRows:
             account_ids=accounts,
             table_sessions=places_get(gaming_session_id=gaming_session.pk).table_sessions,
         ),
+        levy_charges=levy_charges,
     )
 
 
@@ -333,6 +348,19 @@ def reconciliation_transactions_list(
     )
     for place, *rest in rows.iterator(chunk_size=5000):
         yield (places[place], *rest)
+
+
+def reconciliation_levies_list(*, table_session_ids: Iterable[int]) -> Iterator[tuple[Any, ...]]:
+    """The fees the tables charged from their seating (docs/rules/levy.md, LV-3) as `(table
+    session, transaction id, player, levy model, amount)`."""
+    rows = (
+        table_models.LevyCharge.objects.filter(table_session_id__in=list(table_session_ids))
+        .order_by("pk")
+        .values_list(
+            "table_session_id", "transaction_id", "player__member_number", "levy_model", "amount"
+        )
+    )
+    yield from rows.iterator(chunk_size=5000)
 
 
 def reconciliation_legs_list(*, table_session_ids: Iterable[int]) -> Iterator[tuple[Any, ...]]:

@@ -45,6 +45,7 @@ from reports.models import (
 from reports.reconciliation import (
     CoupRow,
     LegRow,
+    LevyRow,
     Reconciliation,
     TransactionRow,
     reconcile,
@@ -58,6 +59,7 @@ from reports.selectors import (
     reconciliation_coups_list,
     reconciliation_events_list,
     reconciliation_legs_list,
+    reconciliation_levies_list,
     reconciliation_transactions_list,
     settlement_accounts_values,
     settlement_ledger_checks_get,
@@ -122,6 +124,9 @@ def _table_summaries_make(
     legs: dict[int, list[LegRow]] = defaultdict(list)
     for ts_id, *leg in reconciliation_legs_list(table_session_ids=ids):
         legs[ts_id].append(tuple(leg))
+    levies: dict[int, list[LevyRow]] = defaultdict(list)
+    for ts_id, *levy in reconciliation_levies_list(table_session_ids=ids):
+        levies[ts_id].append(tuple(levy))
     out: dict[int, str] = {}
     events = journal_rows(
         reconciliation_events_list(table_session_ids=ids).iterator(chunk_size=5000)
@@ -136,6 +141,7 @@ def _table_summaries_make(
             transactions=transactions.pop(ts_id, []),
             legs=legs.pop(ts_id, []),
             accounts=accounts,
+            levies=levies.pop(ts_id, []),
         )
     for ts_id in ids:
         if ts_id not in done:  # a table session without a single event
@@ -146,6 +152,7 @@ def _table_summaries_make(
                 transactions=transactions.pop(ts_id, []),
                 legs=legs.pop(ts_id, []),
                 accounts=accounts,
+                levies=levies.pop(ts_id, []),
             )
     return out
 

@@ -43,6 +43,7 @@ from reports.services import (
 )
 from tables.models import Table
 from tables.services import gaming_session_close
+from tables.words import levy_text
 
 READERS = (Role.MANAGER, Role.AUDITOR)
 
@@ -189,8 +190,18 @@ def _detail_context(request: HttpRequest, report: SettlementReport) -> dict[str,
         table["reserve_rows"] = [
             (label(key), amount) for key, amount in (table["reserve_fund"] or {}).items()
         ]
+        # How the house was paid at the table, and what it charged from the seating (LV-1).
+        table["levy_label"] = levy_text(table.get("levy_terms", {}))
+        table["levy_rows"] = [(label(r), amount) for r, amount in table.get("levy", {}).items()]
+        for fee in table.get("fees", []):
+            fee["model_label"] = label(fee["model"])
+            fee["from_local"] = local_time(fee["from"], "%d/%m %H:%M")
+            fee["until_local"] = local_time(fee["until"], "%d/%m %H:%M")
+            fee["at_local"] = local_time(fee["charged_at"], "%H:%M:%S")
         table["opened_local"] = local_time(table["opened_at"])
         table["closed_local"] = local_time(table["closed_at"])
+    levy = content.get("levy", {})
+    levy["model_rows"] = [(label(m), amount) for m, amount in levy.get("by_model", {}).items()]
     for correction in content["corrections"]:
         correction["kind_label"] = label(correction["kind"])
         correction["at_local"] = local_time(correction["at"])

@@ -531,3 +531,65 @@ class VoidDecision(HistoryRow):
 
     def __str__(self) -> str:
         return f"{'Approved' if self.approved else 'Refused'} by {self.decided_by}"
+
+
+# -- The house's levy outside the coups: time and participation fees (docs/rules/levy.md) ----
+
+
+class FeeModel(models.TextChoices):
+    """The levy models charged outside the coups (LV-3), by the reason of their transfers."""
+
+    TIME_FEE = "time_fee", _("Time fee")
+    PARTICIPATION_FEE = "participation_fee", _("Participation fee")
+
+
+class LevyCharge(HistoryRow):
+    """A time fee or a participation fee charged to a player from the seating record (LV-3):
+    `amount` chips from his position to the cagnotte of the table where it fell due, for the
+    period [`period_start`, `period_end`), booked by `transaction` (reason `time_fee` or
+    `participation_fee`, LV-5).
+
+    Once per player and period: a time fee once per séance, player and period (periods of the
+    table's `fee_period_minutes` from the séance's opening); a participation fee once per player
+    and day across the house (the day from the table's `fee_day_start_hour`). The database
+    holds it (the unique constraints below), whoever charges at the same moment."""
+
+    table_session = protected_fk(TableSession, "levy_charges")
+    player = protected_fk(Player, "levy_charges", _("player"))
+    levy_model = models.CharField(_("levy model"), max_length=32, choices=FeeModel.choices)
+    period_start = models.DateTimeField(_("period from"))
+    period_end = models.DateTimeField(_("period to"))
+    amount = models.BigIntegerField(_("amount (chips)"))
+    transaction = models.OneToOneField(
+        "ledger.Transaction",
+        on_delete=models.PROTECT,
+        related_name="levy_charge",
+        verbose_name=_("ledger transaction"),
+    )
+    charged_by = staff_member("levy_charges", _("charged by"))
+    charged_at = models.DateTimeField(_("charged at"))
+
+    class Meta:
+        ordering = ["charged_at", "pk"]
+        verbose_name = _("levy charge")
+        verbose_name_plural = _("levy charges")
+        constraints = [
+            models.UniqueConstraint(
+                fields=["player", "period_start"],
+                condition=Q(levy_model="participation_fee"),
+                name="tables_levycharge_participation_once_a_day",
+                violation_error_message=_("This player has paid the day's participation fee."),
+            ),
+            models.UniqueConstraint(
+                fields=["table_session", "player", "period_start"],
+                condition=Q(levy_model="time_fee"),
+                name="tables_levycharge_time_fee_once_a_period",
+                violation_error_message=_("This player has paid the time fee for this period."),
+            ),
+            at_least("amount", 1, "tables_levycharge_amount_positive"),
+            ends_after_start("period_end", "period_start", "tables_levycharge_period"),
+            one_of("levy_model", FeeModel, "tables_levycharge_model_valid"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.get_levy_model_display()} {self.amount} from {self.player}"

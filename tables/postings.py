@@ -10,6 +10,10 @@ Posting keys. The transactions of one journal line are keyed
 ``table-session:<public id>:event:<seq>:<what>``, where ``<what>`` is ``coup:<n>`` (a coup's
 settlement), ``coup:<n>:after`` (money a later action moved for a settled coup, COM-10.5) or
 ``session`` (money moved outside coups): the key names the line, so the same line books once.
+The house's fees outside the coups (docs/rules/levy.md, LV-3) name the player and the period
+instead (`levy_charge_key`): a time fee ``table-session:<public id>:levy:time_fee:<player>:<period
+start>``, the participation fee, the house's per day, ``levy:participation_fee:<player>:<day's
+start>``, so that it books once whichever table charges it.
 
 Owners. The engine names who holds money (COM-5.2): a player's id (his position in the gaming
 session), ``cagnotte`` and ``reserve_fund`` (the table's, in the gaming session) and
@@ -20,6 +24,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
+from datetime import UTC, datetime
 from typing import Any
 from uuid import UUID
 
@@ -79,6 +84,20 @@ SESSION_POSTING = "session"
 
 def posting_key(base: str, what: str) -> str:
     return f"{base}:{what}"
+
+
+def levy_charge_key(
+    model: str,
+    player: str,
+    period_start: datetime,
+    *,
+    table_session_public_id: UUID | str | None,
+) -> str:
+    """The key of a fee charged from the seating record (LV-3): the séance's for a time fee,
+    the house's (`table_session_public_id=None`) for the day's participation fee."""
+    start = period_start.astimezone(UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
+    where = f"{table_session_place(table_session_public_id)}:" if table_session_public_id else ""
+    return f"{where}levy:{model}:{player}:{start}"
 
 
 def posting_seq(key: str) -> int | None:

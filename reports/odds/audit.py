@@ -41,7 +41,7 @@ from tables.engine.simulate.exact import Exact
 from tables.engine.simulate.measures import Tally
 from tables.engine.simulate.runner import GAME_RUNS
 
-GROUPINGS = ("table", "banker", "croupier", "night")
+GROUPINGS = ("table", "banker", "croupier", "night", "levy")
 MIN_COUPS = 30
 FLAG_Z = 3.0
 ALPHA = math.erfc(FLAG_Z / math.sqrt(2))  # P(|Z| > 3) for a standard normal Z
@@ -90,6 +90,9 @@ class SessionInfo:
     table: Group
     night: Group
     duties: Sequence[Duty] = ()
+    # How the house was paid at the table session (docs/rules/levy.md, LV-1): the money
+    # measures have exact values for the levy on the banker's win only (docs/odds.md).
+    levy: Group = Group("levy", "banker_win", "banker_win")
 
 
 @dataclass(frozen=True)
@@ -220,6 +223,8 @@ def group_of(grouping: str, coup: CoupSeen, info: SessionInfo, bankers: Mapping[
         return info.table
     if grouping == "night":
         return info.night
+    if grouping == "levy":
+        return info.levy
     if grouping == "banker":
         return Group("banker", coup.banker, bankers.get(coup.banker, coup.banker))
     return _on_duty(info, coup.settled_at)

@@ -18,6 +18,7 @@ GROUPING_LABELS = {
     "banker": _("Banker"),
     "croupier": _("Croupier"),
     "night": _("Night"),
+    "levy": _("Levy model"),
 }
 PARAMETERS = ("group", "from", "to", "game")
 

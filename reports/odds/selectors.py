@@ -9,6 +9,7 @@ ends after midnight is one night), `date_from` and `date_to` included, either op
 from __future__ import annotations
 
 from collections.abc import Iterator
+from dataclasses import replace
 from datetime import date
 from itertools import groupby
 from operator import itemgetter
@@ -18,8 +19,10 @@ from django.db.models import Q
 from django.utils.translation import gettext as _
 
 from establishment.models import Player
+from reports.labels import label
 from reports.odds.audit import Audit, Duty, Group, SessionInfo, audit_build
 from reports.odds.replay import CoupSeen, coups_replayed
+from tables.engine.money import BANKER_WIN
 from tables.models import AssignmentRole, CroupierAssignment, TableEvent, TableSession
 
 
@@ -43,15 +46,17 @@ def _sessions(where: Q) -> dict[int, tuple[TableSession, SessionInfo]]:
     found = {}
     for ts in TableSession.objects.filter(where).select_related("table", "gaming_session"):
         table = ts.table
-        label = _("Table %(number)s") % {"number": table.number}
+        model = str(ts.settings.get("levy_model", BANKER_WIN))
+        named = _("Table %(number)s") % {"number": table.number}
         night = Group(
             "night", str(ts.gaming_session.public_id), _("Night of %(day)s") % {"day": ts.journee}
         )
         info = SessionInfo(
             game=ts.game,
             settings=ts.settings,
-            table=Group("table", str(table.public_id), f"{label} {table.name}".strip()),
+            table=Group("table", str(table.public_id), f"{named} {table.name}".strip()),
             night=night,
+            levy=Group("levy", model, label(model)),
         )
         found[ts.pk] = (ts, info)
     return found
@@ -98,10 +103,7 @@ def odds_audit_get(
     """The audit of the period's recorded coups grouped by `grouping` (`audit.GROUPINGS`)."""
     sessions = _sessions(_period("", date_from, date_to, game))
     duties = _duties(_period("table_session__", date_from, date_to, game))
-    infos = {
-        pk: SessionInfo(info.game, info.settings, info.table, info.night, duties.get(pk, ()))
-        for pk, (_ts, info) in sessions.items()
-    }
+    infos = {pk: replace(info, duties=duties.get(pk, ())) for pk, (_ts, info) in sessions.items()}
     coups = list(audit_coups(_period("table_session__", date_from, date_to, game), sessions))
     bankers: dict[str, str] = {}
     if grouping == "banker":

@@ -7,11 +7,12 @@ from __future__ import annotations
 from datetime import date
 from typing import Any
 
-from django.db.models import Count, QuerySet
+from django.db.models import Count, Q, QuerySet
 
 from establishment.models import LevyRecord, Player
 from reports.builders import when
 from reports.models import CountedCagnotte, Register
+from tables.engine.money import PARTICIPATION_FEE
 from tables.models import TableSession
 from tables.selectors import coup_list
 from tables.stock_models import StockAssignment
@@ -141,9 +142,18 @@ def banker_identities(*, codes: list[str]) -> dict[str, dict[str, Any]]:
     }
 
 
+def without_cagnotte_book() -> Q:
+    """The séances that keep no cagnotte book: those of a table on a participation fee
+    (docs/rules/levy.md, LV-3, LV-6: a UK club levies nothing on the play, and what it charged
+    each player is in the night's settlement report, to whom and when)."""
+    return Q(settings__levy_model=PARTICIPATION_FEE)
+
+
 def journee_seances(*, journee: date) -> QuerySet[TableSession]:
+    """The séances of a journée that keep a cagnotte book (model 11), in the register's order."""
     return (
         TableSession.objects.filter(journee=journee)
+        .exclude(without_cagnotte_book())
         .select_related("table", "house_settings", "gaming_session")
         .order_by("table__number", "opened_at")
     )

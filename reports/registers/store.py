@@ -58,6 +58,7 @@ from reports.registers.sources import (
     seance_get,
     seance_stock_rows,
     seance_ticket_rows,
+    without_cagnotte_book,
 )
 from reports.services import settlement_content_build
 from tables.models import TableSession
@@ -224,8 +225,13 @@ def model11_freeze(*, count_id: int) -> Register | None:
     two workers at once store one model 11; the later calls return it. None for a count that
     does not exist."""
     count = _count_lock(count_id)
-    if count is None:
-        return None
+    if (
+        count is None
+        or not TableSession.objects.filter(pk=count.table_session_id)
+        .exclude(without_cagnotte_book())
+        .exists()
+    ):
+        return None  # no such count, or a séance that keeps no cagnotte book
     seance = count.table_session
     stored = register_latest(kind=MODEL_11, key=str(seance.public_id))
     if stored is not None:
@@ -244,6 +250,7 @@ def counts_without_model11(*, counted_before: datetime) -> QuerySet[CountedCagno
     return (
         CountedCagnotte.objects.filter(counted_at__lt=counted_before)
         .exclude(Exists(frozen))
+        .exclude(table_session__in=TableSession.objects.filter(without_cagnotte_book()))
         .order_by("pk")
     )
 
@@ -293,6 +300,14 @@ def _journee_model_11s(journee: date) -> list[Register]:
     tables are still to count and which are being prepared, before."""
     standing = journee_standing(journee=journee)
     if not standing:
+        if TableSession.objects.filter(journee=journee).exists():
+            raise RegisterRefusedError(
+                _(
+                    "The tables of the journée of %(day)s were on a participation fee: they keep"
+                    " no cagnotte book; the night's settlement report lists what was charged."
+                )
+                % {"day": journee}
+            )
         raise RegisterRefusedError(
             _("No table played in the journée of %(day)s.") % {"day": journee}
         )

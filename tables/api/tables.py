@@ -35,6 +35,7 @@ from tables.models import (
     BankTenure,
     CroupierAssignment,
     Game,
+    LevyCharge,
     Sabot,
     SeatOccupancy,
     Table,
@@ -304,6 +305,36 @@ class SeatListApi(TableSessionRowsApi):
             SeatOccupancy.objects.filter(table_session=table_session)
             .select_related("player")
             .order_by("sat_at", "seat_number", "pk")
+        )
+
+
+@list_api(filterset=ListFilter, tags=["table sessions"])
+class LevyChargeListApi(TableSessionRowsApi):
+    """The fees the house charged at a table session from its seating (docs/rules/levy.md,
+    LV-3): a time fee per player and period, a participation fee per player and day; each is a
+    ledger transaction from the player's position to the table's cagnotte."""
+
+    class OutputSerializer(serializers.ModelSerializer[LevyCharge]):
+        player = PlayerRefSerializer(read_only=True)
+        transaction = serializers.UUIDField(source="transaction.public_id", read_only=True)
+
+        class Meta:
+            model = LevyCharge
+            fields = [
+                "player",
+                "levy_model",
+                "period_start",
+                "period_end",
+                "amount",
+                "charged_at",
+                "transaction",
+            ]
+
+    def rows(self, table_session: TableSession) -> QuerySet[LevyCharge]:
+        return (
+            LevyCharge.objects.filter(table_session=table_session)
+            .select_related("player", "transaction")
+            .order_by("charged_at", "pk")
         )
 
 

@@ -36,6 +36,7 @@ from tables.models import (
 from tables.postings import table_session_place
 from tables.services.corrections import open_coup_void
 from tables.services.journal import Journal, journal_advance, journal_get, last_seq_get
+from tables.services.levies import fees_charge
 from tables.services.recording import (
     RuleRefusedError,
     TableInterruptedError,
@@ -189,6 +190,7 @@ def _close_locked(
             left=held,
         )
     now = timezone.now()
+    fees_charge(locked, user=user, until=now)  # LV-3: the periods up to the close
     SeatOccupancy.objects.filter(table_session=locked, left_at__isnull=True).update(left_at=now)
     CroupierAssignment.objects.filter(table_session=locked, released_at__isnull=True).update(
         released_at=now

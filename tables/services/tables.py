@@ -26,6 +26,7 @@ from tables.engine.money import NEAREST
 from tables.models import EventKind, Sabot, Table, TableSession
 from tables.services.books import players_by_code
 from tables.services.journal import Journal, engine_start
+from tables.services.levies import fees_charge
 from tables.services.recording import RuleRefusedError, sabot_replace, seats_sync
 from tables.services.stock import stock_for_new_shoe
 from tables.services.writing import JournalWrite, open_table_session_lock, operate_check
@@ -163,6 +164,7 @@ def table_session_open(
                 at=opened.opened_at,
             )
             seats_sync(opened, state, opened.opened_at)
+            fees_charge(opened, user=opened_by, until=opened.opened_at)  # LV-3: seated, owing
         table_audit(
             locked,
             opened_by,

@@ -211,6 +211,11 @@ def transfers_get(auditor: APIClient, run: ApiRun) -> Counter[tuple[str, str, in
     return found
 
 
+def levy_charges_get(reader: APIClient, run: ApiRun) -> list[dict[str, Any]]:
+    """The fees the house charged at the table session from its seating (docs/rules/levy.md)."""
+    return list(pages(reader, f"{API}/table-sessions/{run.table_session}/levy-charges/"))
+
+
 def coups_get(reader: APIClient, run: ApiRun) -> list[dict[str, Any]]:
     coups = list(pages(reader, f"{API}/table-sessions/{run.table_session}/coups/"))
     return sorted(coups, key=lambda coup: coup["settled_seq"])

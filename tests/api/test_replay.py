@@ -15,6 +15,7 @@ from tests.api.conftest import StaffMaker
 from tests.api.driver import (
     API,
     coups_get,
+    levy_charges_get,
     ok,
     run_through_api,
     token_client,
@@ -57,9 +58,17 @@ def test_a_scenario_through_the_api_gives_the_engines_result(
             *expected["session_transfers"],
         ]
     )
+    # And the fees the house charged from the seating, which are no coup's (docs/rules/levy.md,
+    # LV-3): each player's fee to the table's cagnotte, with the model's reason.
+    totals = dict(expected["totals"])
+    for charge in levy_charges_get(auditor, run):
+        player, amount = charge["player"]["member_number"], charge["amount"]
+        engine_transfers[(player, "cagnotte", amount, charge["levy_model"])] += 1
+        totals[player] = totals.get(player, 0) - amount
+        totals["cagnotte"] = totals.get("cagnotte", 0) + amount
     assert transfers_get(auditor, run) == engine_transfers
     # Totals: each owner's balance in the books.
-    assert totals_get(auditor, run) == expected["totals"]
+    assert totals_get(auditor, run) == {owner: chips for owner, chips in totals.items() if chips}
     # The table where the engine left it.
     state = ok(auditor.get(f"{API}/table-sessions/{run.table_session}/state/"))
     assert (state["phase"], state["banker"]) == (expected["state"], expected["banker"])

@@ -183,13 +183,16 @@ def _owner(kind: str, member_number: str | None) -> str:
     return f"reliquat:{member_number}" if kind == AccountKind.RELIQUAT else member_number
 
 
-def ledger_totals(table_session: TableSession) -> dict[str, int]:
+def ledger_totals(table_session: TableSession, *, seating_fees: bool = False) -> dict[str, int]:
     """What the books say each owner received from the table session (its transactions,
-    reversals included), named as the engine names owners; owners at 0 left out."""
-    rows = (
-        Entry.objects.filter(transaction__place=table_session_place(table_session.public_id))
-        .values("account__kind", "account__player__member_number")
-        .annotate(total=Sum(_SIGNED))
+    reversals included), named as the engine names owners; owners at 0 left out. The fees
+    charged from the seating (docs/rules/levy.md, LV-3), which are the house's and no coup's,
+    are left out too unless `seating_fees`."""
+    entries = Entry.objects.filter(transaction__place=table_session_place(table_session.public_id))
+    if not seating_fees:
+        entries = entries.filter(transaction__levy_charge__isnull=True)
+    rows = entries.values("account__kind", "account__player__member_number").annotate(
+        total=Sum(_SIGNED)
     )
     totals = {
         _owner(row["account__kind"], row["account__player__member_number"]): int(row["total"])

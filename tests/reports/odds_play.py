@@ -81,17 +81,19 @@ def recorded_table(
     seed: int,
     prefix: str,
     fresh: bool = False,
+    settings: dict[str, Any] | None = None,
 ) -> RecordedTable:
     """A table of `game` at the simulator's settings opened in `gaming_session` with
     `croupier` on duty, its players (`<prefix>1`, `<prefix>2`, …) registered, ready to play the
     game's default strategy (every coup from a new pack with `fresh`, where the croupier may
-    re-form it between coups: docs/odds.md, "First coups")."""
+    re-form it between coups: docs/odds.md, "First coups"), with `settings` over the
+    simulator's own."""
     chosen = strategy_get(game, fresh=fresh)
     players: int = chosen.params["players"]
     seat_count = max(game_get(game).default_seat_count, players)
     scenario = {
         "game": game,
-        "settings": table_settings(game, None, players),
+        "settings": table_settings(game, settings, players),
         "seat_count": seat_count,
     }
     table_session = table_with_croupier(scenario, gaming_session, manager, croupier)

@@ -125,6 +125,40 @@ def test_the_levy_follows_the_stake_of_the_coup() -> None:
     assert found["cagnotte_per_unit_staked"].value == wins * Fraction(6, 130)
 
 
+MONEY = {"banker_result_per_unit_staked", "cagnotte_per_unit_staked"}
+COUP_FEE = {"cagnotte_rate_bp": 0, "levy_model": "coup_fee", "fee_amount": 10}
+
+
+def test_the_money_measures_are_expected_for_the_levy_on_the_bankers_win_only() -> None:
+    """docs/odds.md, "The cagnotte": at a table on another levy model (docs/rules/levy.md,
+    LV-1) the frequencies keep their exact values; the money per unit staked has none."""
+    conditions = (("param", "bank", 100),)
+    default = coup_expected("chemin_de_fer", table_settings("chemin_de_fer", None, 4), conditions)
+    fee = coup_expected("chemin_de_fer", table_settings("chemin_de_fer", COUP_FEE, 4), conditions)
+
+    assert set(default) >= MONEY
+    assert not MONEY & set(fee)
+    assert set(fee) == set(default) - MONEY
+    assert all(fee[name].value == default[name].value for name in fee)
+
+
+def test_the_audit_shows_each_levy_model_apart(night: Night) -> None:
+    play(night.table("chemin_de_fer", croupier("cora"), 21, "BW"), 40)
+    play(night.table("chemin_de_fer", croupier("dora"), 22, "CF", settings=COUP_FEE), 40)
+
+    audit = odds_audit_get(grouping="levy")
+
+    by_levy = {row.group.key: row for row in audit.rows}
+    assert set(by_levy) == {"banker_win", "coup_fee"}
+    assert by_levy["banker_win"].group.label == "Share of the banker's win"
+    assert by_levy["coup_fee"].group.label == "Fee per coup"
+    assert by_levy["banker_win"].coups == by_levy["coup_fee"].coups == 40
+    measured = {kind: {c.measure for c in row.cells} for kind, row in by_levy.items()}
+    assert measured["banker_win"] >= MONEY
+    assert not MONEY & measured["coup_fee"]
+    assert "banker_wins" in measured["coup_fee"]
+
+
 # -- the measures of the recorded coups are the simulator's ----------------------------------
 
 

@@ -43,6 +43,7 @@ HISTORY = [
     "reports_reportsignoff",
     "tables_banktenure",
     "tables_coup",
+    "tables_levycharge",
     "tables_tableevent",
     "tables_voiddecision",
     "tables_voidrequest",

@@ -9,10 +9,22 @@ from typing import Any
 import pytest
 
 from tables.engine.scenario import replay, result_of, scenario_load
-from tables.models import Coup
+from tables.engine.settlement import CAGNOTTE
+from tables.models import Coup, LevyCharge
 from tests.scenario_service import ledger_totals, run_through_service, valid_scenarios
 
 pytestmark = pytest.mark.django_db
+
+
+def _with_seating_fees(totals: dict[str, int], run: Any) -> dict[str, int]:
+    """The engine's totals and the fees the house charged from the seating, which are no
+    coup's (docs/rules/levy.md, LV-3): each player's fee to the table's cagnotte."""
+    booked = dict(totals)
+    for charge in LevyCharge.objects.filter(table_session=run.table_session):
+        code = charge.player.member_number
+        booked[code] = booked.get(code, 0) - charge.amount
+        booked[CAGNOTTE] = booked.get(CAGNOTTE, 0) + charge.amount
+    return {owner: amount for owner, amount in booked.items() if amount}
 
 
 @pytest.mark.parametrize(
@@ -23,7 +35,7 @@ def test_inv1_booked_entries_equal_the_engine_transfers(scenario: dict[str, Any]
     run = run_through_service(scenario)
 
     assert run.refused == [(r["index"], r["code"]) for r in expected["rejections"]]
-    assert ledger_totals(run.table_session) == expected["totals"]
+    assert ledger_totals(run.table_session) == _with_seating_fees(expected["totals"], run)
     coups = list(Coup.objects.filter(table_session=run.table_session).order_by("settled_seq"))
     # A coup row is written at settlement; transfers the engine adds afterwards about the
     # same coup's bank (a reliquat set aside, CF-5.5) are booked as their own transaction.

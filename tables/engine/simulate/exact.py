@@ -31,7 +31,7 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
-from tables.engine.money import cagnotte_levy
+from tables.engine.money import BANKER_WIN, cagnotte_levy
 from tables.engine.simulate.players import tableau_draws
 from tables.engine.simulate.strategies import Strategy
 
@@ -457,6 +457,11 @@ def _stored_values(game: str, settings: Mapping[str, Any], strategy: Strategy) -
 
 # -- by game -----------------------------------------------------------------------------------
 
+# The measures whose value depends on how the house is paid (the money per unit staked).
+LEVIED_MEASURES = frozenset(
+    {"banker_result_per_unit_staked", "cagnotte_per_unit_staked", "banker_result_per_base_stake"}
+)
+
 
 def exact_values(game: str, settings: Mapping[str, Any], strategy: Strategy) -> ExactValues:
     """What the project knows for ``game`` at a table of validated ``settings`` played by
@@ -484,4 +489,9 @@ def exact_values(game: str, settings: Mapping[str, Any], strategy: Strategy) -> 
     else:
         values = _stored_values(game, settings, strategy)
         applies = "every coup (a fresh deck at every coup, PT-3.1)"
+    if settings.get("levy_model", BANKER_WIN) != BANKER_WIN:
+        # The money measures are derived for the levy on the banker's win (COM-6.3); at a table
+        # of another model (docs/rules/levy.md, LV-1) the project has no exact value for them,
+        # and the audit holds its coups against the frequencies of the game alone.
+        values = {name: v for name, v in values.items() if name not in LEVIED_MEASURES}
     return ExactValues(game, settings, strategy, values, applies)

@@ -1,0 +1,3 @@
+-- The levy charges' triggers removed.
+
+SELECT casino_history_unprotect('tables_levycharge', true);
