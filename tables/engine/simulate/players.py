@@ -101,6 +101,20 @@ class _Base:
         return handler(state)
 
 
+class _BankAtCoupStart(_Base):
+    """The start of a coup in the games where the bank can stand vacant (lansquenet classique,
+    pontoon): with no banker, the first seat accepts a vacant bank (LC-7.6, PT-6.5) or the
+    croupier names the first banker (COM-9.2, PT-6.4); with one, the croupier starts the coup
+    (LC-5.1, PT-3.1)."""
+
+    def on_coup_start(self, st: lc.LCState | pt.PontoonState) -> Action:
+        if st.banker is None:
+            if st.vacant:
+                return _by(_first_seat(st), "accept_bank")
+            return _croupier("set_first_banker", seat=_first_seat(st))
+        return _croupier("start_coup")
+
+
 # -- chemin de fer -------------------------------------------------------------------------------
 
 
@@ -292,17 +306,10 @@ class LansquenetModernePlayer(_Base):
 # -- lansquenet classique ------------------------------------------------------------------------
 
 
-class LansquenetClassiquePlayer(_Base):
+class LansquenetClassiquePlayer(_BankAtCoupStart):
     """LC: every coupeur plays every coup (LC-2.1, LC-I12) and there are no carabins; after
     ``all_taken`` or a banker's quadruple the banker keeps the bank (``bank = keep``, LC-I15) or
     passes it (``pass``, LC-7.2); whoever is offered the bank accepts it (LC-7.1)."""
-
-    def on_coup_start(self, st: lc.LCState) -> Action:
-        if st.banker is None:
-            if st.vacant:
-                return _by(_first_seat(st), "accept_bank")  # LC-7.6
-            return _croupier("set_first_banker", seat=_first_seat(st))  # COM-9.2
-        return _croupier("start_coup")  # LC-5.1
 
     def on_deal(self, st: lc.LCState) -> Action:
         coup = st.coup
@@ -391,19 +398,12 @@ class LandsknechtPlayer(_Base):
 # -- pontoon -------------------------------------------------------------------------------------
 
 
-class PontoonPlayer(_Base):
+class PontoonPlayer(_BankAtCoupStart):
     """PT: every player stakes ``stake`` (PT-4.1); on his turn he sticks at a total of
     ``stick_at`` or more (PT-4.2, the ace as 11 where it does not bust, PT-I3), buys a card for
     his initial stake while his hard total is from ``buy_from`` to ``buy_to`` and he has not
     twisted, and twists otherwise; the banker stands at ``banker_stands_at`` or more and draws
     below it (PT-4.3); a player dealt a pontoon takes the bank when ``take_bank`` (PT-6.1)."""
-
-    def on_coup_start(self, st: pt.PontoonState) -> Action:
-        if st.banker is None:
-            if st.vacant:
-                return _by(_first_seat(st), "accept_bank")  # PT-6.5
-            return _croupier("set_first_banker", seat=_first_seat(st))  # PT-6.4
-        return _croupier("start_coup")  # PT-3.1
 
     def on_first_round(self, st: pt.PontoonState) -> Action:
         coup = st.coup
