@@ -32,7 +32,7 @@ demo: $(STAMP)
 	# The settled night first: one gaming session is open at a time, and demo_data's stays open.
 	DJANGO_DEBUG=$${DJANGO_DEBUG:-true} $(MANAGE) demo_settlement
 	DJANGO_DEBUG=$${DJANGO_DEBUG:-true} $(MANAGE) demo_data
-	DJANGO_DEBUG=$${DJANGO_DEBUG:-true} $(MANAGE) runserver 127.0.0.1:8000
+	DJANGO_DEBUG=$${DJANGO_DEBUG:-true} DJANGO_DEMO_HINTS=$${DJANGO_DEMO_HINTS:-true} $(MANAGE) runserver 127.0.0.1:8000
 
 demo-data: $(STAMP)
 	mkdir -p var

@@ -150,6 +150,8 @@ ROOT_URLCONF = "casino.urls"
 # refused at the table, as a barred or under-age person is. A house moving its members over
 # from paper may admit them until their identity is taken (false); every check is audited.
 ADMISSION_REQUIRES_IDENTITY = env_bool("ADMISSION_REQUIRES_IDENTITY", True)
+# The demo's landing pages say in two lines what to try in each role (`make demo` sets it).
+DEMO_HINTS = env_bool("DJANGO_DEMO_HINTS", False)
 WSGI_APPLICATION = "casino.wsgi.application"
 ASGI_APPLICATION = "casino.asgi.application"
 
@@ -166,6 +168,7 @@ TEMPLATES: list[dict[str, Any]] = [
                 "django.template.context_processors.i18n",
                 "establishment.http.navigation.navigation",
                 "reports.audit.alerts.open_alerts",
+                "establishment.http.demo_hints.demo_hint",
             ],
         },
     },
