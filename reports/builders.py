@@ -26,20 +26,12 @@ from typing import TYPE_CHECKING, Any
 from ledger.models import AccountKind, Side
 from tables.engine.money import BANKER_WIN
 from tables.models import EventKind
+from tables.words import LEVY_SETTINGS
 
 if TYPE_CHECKING:
     from reports.reconciliation import Reconciliation
 
 REPORT_FORMAT = 2
-# The settings that say how the house is paid at a table (docs/rules/levy.md, LV-1).
-LEVY_TERMS = (
-    "levy_model",
-    "cagnotte_rate_bp",
-    "fee_amount",
-    "fee_payer",
-    "fee_period_minutes",
-    "fee_day_start_hour",
-)
 
 
 def canonical_json(document: Mapping[str, Any]) -> str:
@@ -287,7 +279,7 @@ def report_build(
                 "levy_model": str(ts.settings.get("levy_model", BANKER_WIN)),
                 # The levy's terms, frozen for the séance (LV-1), as its words need them.
                 "levy_terms": {
-                    name: ts.settings[name] for name in LEVY_TERMS if name in ts.settings
+                    name: ts.settings[name] for name in LEVY_SETTINGS if name in ts.settings
                 },
                 "levy": levied,
                 "fees": fees,

@@ -79,6 +79,17 @@ def _percent(rate_bp: int) -> str:
     return f"{whole}.{part:02d}".rstrip("0").rstrip(".") if part else str(whole)
 
 
+# The settings `levy_text` reads: how the house is paid at a table (docs/rules/levy.md, LV-1).
+LEVY_SETTINGS = (
+    "levy_model",
+    "cagnotte_rate_bp",
+    "fee_amount",
+    "fee_payer",
+    "fee_period_minutes",
+    "fee_day_start_hour",
+)
+
+
 def levy_text(settings: Mapping[str, object]) -> str:
     """How the house is paid at a table of ``settings``, in the table's words (LV-1): "5 % of
     the banker's win", "300 a player a day from 12:00"."""

@@ -19,6 +19,7 @@ from django.utils import translation
 from django.utils.safestring import SafeString
 
 from tables.memo import Memo
+from tables.words import LEVY_SETTINGS
 
 # Off in the test that checks the inputs below against a fresh rendering.
 ENABLED = True
@@ -32,6 +33,12 @@ def _pack(screen: Any, *names: str) -> tuple[Any, ...]:
 def _view(screen: Any, *names: str) -> tuple[Any, ...]:
     view = screen.state.view
     return tuple(view.get(name) for name in names)
+
+
+def _levy(screen: Any) -> tuple[Any, ...]:
+    """What the levy's words read of the séance's settings (`tables.words.levy_text`)."""
+    settings = screen.state.table_session.settings
+    return tuple(settings.get(name) for name in LEVY_SETTINGS)
 
 
 # Region -> what its partial in templates/console/table.html reads (None: always drawn).
@@ -49,6 +56,7 @@ INPUTS: dict[str, Callable[[dict[str, Any]], object] | None] = {
         c["screen"].reliquat,
         _view(c["screen"], "bank_rule", "holding", "reserve_fund"),
         c["screen"].state.cagnotte_chips,
+        _levy(c["screen"]),
     ),
     "cards": lambda c: (c["screen"].hands, _view(c["screen"], "faults")),
     "sabot": lambda c: (bool(c["screen"].pack), _pack(c["screen"], "left", "before_stop_card")),
