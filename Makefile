@@ -29,7 +29,9 @@ venv install: $(STAMP)
 demo: $(STAMP)
 	mkdir -p var
 	DJANGO_DEBUG=$${DJANGO_DEBUG:-true} $(MANAGE) migrate --noinput
-	# The settled night first: one gaming session is open at a time, and demo_data's stays open.
+	# The past nights, then the settled night: one gaming session is open at a time, and
+	# demo_data's (tonight) stays open.
+	DJANGO_DEBUG=$${DJANGO_DEBUG:-true} $(MANAGE) demo_nights
 	DJANGO_DEBUG=$${DJANGO_DEBUG:-true} $(MANAGE) demo_settlement
 	DJANGO_DEBUG=$${DJANGO_DEBUG:-true} $(MANAGE) demo_data
 	DJANGO_DEBUG=$${DJANGO_DEBUG:-true} DJANGO_DEMO_HINTS=$${DJANGO_DEMO_HINTS:-true} $(MANAGE) runserver 127.0.0.1:8000

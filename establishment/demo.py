@@ -3,10 +3,45 @@ data, so they run only with DEBUG on, or when told to (tests)."""
 
 from __future__ import annotations
 
-from typing import Any
+from datetime import date
+from typing import TYPE_CHECKING, Any
 
 from django.conf import settings
 from django.core.management.base import BaseCommand, CommandError, CommandParser
+
+from establishment.door import exclusion_add
+from establishment.models import ExclusionEntry, Player
+
+if TYPE_CHECKING:
+    from django.contrib.auth.models import User
+
+# README, "Using it": a member registered years ago, barred since (art. 22).
+BARRED = ("MARTIN", "Paul", date(1975, 3, 14))
+BARRED_MEMBER = "DEMO-0099"
+
+
+def barred_member_register(added_by: User) -> Player:
+    """The demo's barred member: registered, and on the list of art. 22, so that the door
+    refuses him again and so does a table if his number is typed in."""
+    player, _created = Player.objects.get_or_create(
+        member_number=BARRED_MEMBER,
+        defaults={
+            "name": f"{BARRED[1]} {BARRED[0].capitalize()}",
+            "surname": BARRED[0],
+            "first_names": BARRED[1],
+            "birth_date": BARRED[2],
+        },
+    )
+    if not ExclusionEntry.objects.filter(surname=BARRED[0], birth_date=BARRED[2]).exists():
+        exclusion_add(
+            surname=BARRED[0],
+            first_names=BARRED[1],
+            birth_date=BARRED[2],
+            source="ministry",
+            reference="demo",
+            added_by=added_by,
+        )
+    return player
 
 
 class DemoCommand(BaseCommand):

@@ -1,16 +1,12 @@
-"""The simulator's tables recorded through the recording service, for the audit's tests.
-
-`RecordedTable` is the simulator's own table (`tables.engine.simulate.runner.Table`): the same
-strategy decides every action and the same shoe deals the cards (docs/odds.md, "How it plays"),
-but each action is recorded with `tables.services.record` at a real table session, by the
-croupier on duty, and the state is read back from the journal, so that the coups the audit reads
-are recorded coups. `rig` lets a test record something else than the fair deal: a croupier whose
-results drift.
+"""The simulator's tables recorded through the recording service, for the audit's tests: the
+product's `tables.simulated.RecordedTable` (the simulator's strategy and shoe, each action
+recorded with `tables.services.record` by the croupier on duty), in a test's transaction, its
+state read back from the journal after every action. `rig` lets a test record something else
+than the fair deal: a croupier whose results drift.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from typing import Any
 
 from django.contrib.auth.models import User
@@ -18,57 +14,27 @@ from django.contrib.auth.models import User
 from establishment.models import GamingSession, Player
 from tables.engine import Action
 from tables.engine.registry import game_get
-from tables.engine.settlement import CROUPIER
 from tables.engine.simulate.measures import Tallies
-from tables.engine.simulate.runner import GAME_RUNS, Table, table_settings
-from tables.engine.simulate.strategies import Strategy, strategy_get
-from tables.models import TableSession
-from tables.services.journal import journal_get, last_seq_get
+from tables.engine.simulate.runner import table_settings
+from tables.engine.simulate.strategies import strategy_get
+from tables.services.journal import journal_get
+from tables.simulated import RecordedTable as SimulatedTable
 from tests.scenario_service import ServiceRun, step, table_with_croupier
 
-Rig = Callable[[Any, Action], Action]
 
+class RecordedTable(SimulatedTable):
+    """A simulated table recorded at `table_session` (`tables.simulated.RecordedTable`), in a
+    test's transaction: each action's commit callbacks run as if it had committed (the journal
+    cache), and the state the simulator follows is held to the one the journal gives back."""
 
-def fair(state: Any, action: Action) -> Action:
-    return action
-
-
-class RecordedTable(Table):
-    """A simulated table whose every action is recorded at `table_session` by `croupier`."""
-
-    def __init__(
-        self,
-        table_session: TableSession,
-        croupier: User,
-        strategy: Strategy,
-        seed: int,
-        *,
-        players: list[str],
-        rig: Rig = fair,
-    ) -> None:
-        self.table_session = table_session
-        self.croupier = croupier
-        self.codes = players
-        self.rig = rig
-        game = game_get(table_session.game)
-        super().__init__(game, GAME_RUNS[game.code], strategy, table_session.settings, seed)
-
-    def open(self) -> None:
-        """The table as it opened (no one seated), then every player sits down, seat 1 first."""
-        ts = self.table_session
-        self.recording = ServiceRun(ts, self.croupier, seq=last_seq_get(ts))
-        self.state = journal_get(ts, self.recording.seq).state
-        self._reform()
-        for seat, code in enumerate(self.codes, start=1):
-            self.apply(Action("sit", CROUPIER, {"player": code, "seat": seat}))
+    def record(self, action: Action) -> None:
+        run = ServiceRun(self.table_session, self.croupier, seq=self.seq)
+        step(run, action.as_dict())
+        self.seq = run.seq
 
     def apply(self, action: Action) -> tuple[Any, Any, Any] | None:
-        """Record `action` at the table; then follow it as the simulator does (the same fold),
-        holding the table's state to the one its journal gives back."""
-        action = self.rig(self.state, action)
-        step(self.recording, action.as_dict())
         settled = super().apply(action)
-        assert self.state == journal_get(self.table_session, self.recording.seq).state
+        assert self.state == journal_get(self.table_session, self.seq).state
         return settled
 
 

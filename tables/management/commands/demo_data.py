@@ -14,9 +14,8 @@ from datetime import date
 from django.contrib.auth.models import Group, User
 from django.utils import timezone
 
-from establishment.demo import DemoCommand
-from establishment.door import exclusion_add
-from establishment.models import ExclusionEntry, GamingSession, Player
+from establishment.demo import DemoCommand, barred_member_register
+from establishment.models import GamingSession, Player
 from establishment.roles import Role
 from establishment.services import gaming_session_open
 from tables.models import AssignmentRole, Game, Table, TableEvent, TableSession
@@ -114,10 +113,6 @@ PLAYER_NAMES = (
 )  # fmt: skip
 
 
-# A person barred from gaming in the demo (surname, first names, date of birth).
-BARRED = ("MARTIN", "Paul", date(1975, 3, 14))
-
-
 def _identity_ensure(player: Player, number: int) -> None:
     """The demo players' identities, as the door would have taken them (the table refuses a
     player without one: settings.ADMISSION_REQUIRES_IDENTITY)."""
@@ -173,25 +168,7 @@ class Command(DemoCommand):
         logins.append((Role.RECEPTION, reception.username, password))
         # A member registered years ago, barred since: the door refuses him again, and so does
         # the table if his number is typed in (art. 22).
-        Player.objects.get_or_create(
-            member_number="DEMO-0099",
-            defaults={
-                "name": f"{BARRED[1]} {BARRED[0].capitalize()}",
-                "surname": BARRED[0],
-                "first_names": BARRED[1],
-                "birth_date": BARRED[2],
-            },
-        )
-        if not ExclusionEntry.objects.filter(surname=BARRED[0], birth_date=BARRED[2]).exists():
-            # Someone on the list of art. 22, for the door to refuse (README: what to try).
-            exclusion_add(
-                surname=BARRED[0],
-                first_names=BARRED[1],
-                birth_date=BARRED[2],
-                source="ministry",
-                reference="demo",
-                added_by=reception,
-            )
+        barred_member_register(reception)
 
         gaming_session = (
             GamingSession.objects.filter(opened_by=manager, closed_at__isnull=True)

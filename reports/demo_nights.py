@@ -1,0 +1,451 @@
+"""Past nights for the demo, played as a house plays them (README.md, "Using it").
+
+Each night runs from about 21:00 to 04:00 on the demo's clock, at seven tables (chemin de fer
+twice, lansquenet moderne, lansquenet classique, Landsknecht, pontoon, and a UK club's pontoon on
+a participation fee, docs/rules/levy.md LV-6). Every coup is played by the simulator's
+strategies (docs/odds.md, "The tables and the strategies") and recorded through the recording
+service by the croupier on duty (`tables.simulated.RecordedTable`), nothing written around it:
+the coups are spread over the night, a few seconds between two actions. Through the night an
+inspector relieves the croupier of the first table, interrupts and restarts another, a barred
+person is refused at the door, a croupier undoes a slip, a void is asked and approved and the
+coup recorded again; then the tables and the night close, the report is built, every table's
+cagnotte box is counted (one surplus, one shortfall), each count certifies its cagnotte book
+(model 11), two managers sign the registre de contrôle (model 12) and the report is signed off.
+
+The demo's clock is Django's: while a night is played, `django.utils.timezone.now` gives the
+clock's time (`DemoClock.running`), so that every row the services write carries the night's
+time. Only the demo commands use it, never a server.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import random
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from datetime import date, datetime, time, timedelta
+from functools import partial
+from typing import Any
+from unittest import mock
+
+from django.contrib.auth.models import Group, User
+from django.utils import timezone
+
+from establishment.demo import BARRED_MEMBER, barred_member_register
+from establishment.errors import PlayerRefusedError
+from establishment.house import house_settings_current, zone
+from establishment.models import GamingSession, Player
+from establishment.roles import Role
+from establishment.services import gaming_session_open
+from reports.counting import cagnotte_count_record
+from reports.models import SettlementReport
+from reports.registers.store import journee_sign, model11_freeze
+from reports.services import report_sign_off, settlement_report_generate
+from tables.engine import Action
+from tables.engine.settlement import CROUPIER
+from tables.engine.simulate.runner import table_settings
+from tables.engine.simulate.strategies import strategy_get
+from tables.models import AssignmentRole, Coup, Table, TableEvent, TableSession
+from tables.services import (
+    gaming_session_close,
+    record,
+    staff_assign,
+    table_create,
+    table_interrupt,
+    table_resume,
+    table_session_close,
+    table_session_open,
+    undo,
+    void_decide,
+    void_request,
+)
+from tables.services.journal import journal_get, last_seq_get
+from tables.simulated import RecordedTable
+
+CLIENT = "demo_nights"
+OPENS = time(21, 0)
+NIGHT = timedelta(hours=7)  # 21:00 to 04:00
+
+
+@dataclass(frozen=True)
+class DemoTableSpec:
+    number: int
+    game: str
+    name: str
+    settings: dict[str, Any] = field(default_factory=dict)
+
+
+# The seven tables of the past nights (numbers apart from tonight's, demo_data's 1 to 5).
+NIGHT_TABLES = (
+    DemoTableSpec(31, "chemin_de_fer", "Chemin de fer, salon"),
+    DemoTableSpec(32, "chemin_de_fer", "Chemin de fer, grande table"),
+    DemoTableSpec(33, "lansquenet_moderne", "Lansquenet"),
+    DemoTableSpec(34, "lansquenet_classique", "Lansquenet classique"),
+    DemoTableSpec(35, "landsknecht", "Landsknecht"),
+    DemoTableSpec(36, "pontoon", "Pontoon"),
+    DemoTableSpec(
+        37,
+        "pontoon",
+        "Pontoon, UK club",
+        {
+            "cagnotte_rate_bp": 0,
+            "levy_model": "participation_fee",
+            "fee_maximum": 300,
+            "fee_amount": 300,
+            "fee_day_start_hour": 12,
+        },
+    ),
+)
+
+
+class DemoClock:
+    """The demo's clock: what `timezone.now` answers while `running`."""
+
+    def __init__(self, moment: datetime) -> None:
+        self.moment = moment
+
+    def now(self) -> datetime:
+        return self.moment
+
+    def at(self, moment: datetime) -> None:
+        self.moment = max(self.moment, moment)
+
+    def tick(self, seconds: float) -> None:
+        self.moment += timedelta(seconds=seconds)
+
+    @contextmanager
+    def running(self) -> Iterator[DemoClock]:
+        with mock.patch.object(timezone, "now", self.now):
+            yield self
+
+
+@dataclass
+class DemoStaff:
+    manager: User
+    manager2: User
+    inspector: User
+    croupiers: list[User]
+    relief: User
+
+
+def demo_password(username: str) -> str:
+    """The demo's password of a demo account (as demo_data and demo_settlement set it)."""
+    return f"{username}-demo"
+
+
+def _user(username: str, *roles: Role) -> User:
+    user, created = User.objects.get_or_create(
+        username=username, defaults={"first_name": username.capitalize()}
+    )
+    if created:
+        user.set_password(demo_password(username))
+        user.save()
+    for role in roles:
+        user.groups.add(Group.objects.get_or_create(name=role)[0])
+    return user
+
+
+def demo_staff() -> DemoStaff:
+    barred_member_register(_user("reception", Role.RECEPTION))
+    return DemoStaff(
+        manager=_user("manager", Role.MANAGER, Role.INSPECTOR),
+        manager2=_user("manager2", Role.MANAGER),
+        inspector=_user("inspector", Role.INSPECTOR),
+        croupiers=[_user(f"croupier-n{spec.number}", Role.CROUPIER) for spec in NIGHT_TABLES],
+        relief=_user("croupier-relief", Role.CROUPIER),
+    )
+
+
+def _players(spec: DemoTableSpec, count: int) -> list[str]:
+    """The table's regulars, registered with the identity the door takes."""
+    codes = []
+    for seat in range(1, count + 1):
+        code = f"N{spec.number}-{seat}"
+        Player.objects.get_or_create(
+            member_number=code,
+            defaults={
+                "name": f"Member {spec.number}-{seat}",
+                "first_names": f"Member{seat}",
+                "surname": f"TABLE{spec.number}",
+                "birth_date": date(1950 + (spec.number + seat) % 40, 1 + seat % 12, 1 + seat),
+            },
+        )
+        codes.append(code)
+    return codes
+
+
+def _table(spec: DemoTableSpec, staff: DemoStaff, players: int) -> Table:
+    table = Table.objects.filter(number=spec.number, is_active=True).first()
+    if table is None:
+        table = table_create(
+            number=spec.number,
+            game=spec.game,
+            name=spec.name,
+            settings=table_settings(spec.game, spec.settings, players),
+            created_by=staff.manager,
+        )
+    return table
+
+
+@dataclass
+class Playing:
+    """One table through one night: its simulated table and its own time."""
+
+    spec: DemoTableSpec
+    table: RecordedTable
+    start: datetime
+    per_coup: timedelta
+    rng: random.Random
+
+    def coup_at(self, index: int) -> datetime:
+        return self.start + self.per_coup * index
+
+
+def night_play(
+    *, day: date, coups: int, staff: DemoStaff, clock: DemoClock, seed: int
+) -> GamingSession:
+    """Play one night that opens at 21:00 on `day` (house time), `coups` coups a table."""
+    house = house_settings_current()
+    opens = datetime.combine(day, OPENS, tzinfo=zone(house.time_zone))
+    clock.at(opens)
+    session = gaming_session_open(opened_by=staff.manager)
+    playing: list[Playing] = []
+    for index, spec in enumerate(NIGHT_TABLES):
+        clock.tick(45)
+        strategy = strategy_get(spec.game)
+        count = strategy.params["players"]
+        codes = _players(spec, count)
+        seance = table_session_open(
+            table=_table(spec, staff, count),
+            gaming_session=session,
+            opened_by=staff.manager,
+            client=CLIENT,
+        )
+        croupier = staff.croupiers[index]
+        staff_assign(
+            table_session=seance,
+            staff=croupier,
+            role=AssignmentRole.CROUPIER,
+            assigned_by=staff.manager,
+            client=CLIENT,
+        )
+        rng = random.Random(f"{seed}:{day}:{spec.number}")
+        table = RecordedTable(
+            seance,
+            croupier,
+            strategy,
+            rng.randrange(1 << 30),
+            players=codes,
+            tick=partial(_pause, clock, rng),
+            client=CLIENT,
+        )
+        start = clock.now()
+        playing.append(Playing(spec, table, start, (opens + NIGHT - start) / (coups + 1), rng))
+    for index in range(coups):
+        for play in playing:
+            clock.at(play.coup_at(index))
+            play.table.play_coup()
+            _events(play, index, coups, staff, clock)
+    for play in playing:
+        clock.at(play.coup_at(coups))
+        _table_close(play, staff)
+    clock.tick(300)
+    gaming_session_close(gaming_session=session, user=staff.manager, client=CLIENT)
+    _settle(session, staff, clock, day)
+    return session
+
+
+def _pause(clock: DemoClock, rng: random.Random) -> None:
+    """The few seconds between two actions at a table."""
+    clock.tick(rng.uniform(3, 9))
+
+
+def _events(play: Playing, index: int, coups: int, staff: DemoStaff, clock: DemoClock) -> None:
+    """What happens at a table through the night besides its coups."""
+    seance = play.table.table_session
+    if play.spec.number == 31 and index == coups // 2:
+        # The inspector relieves the croupier of the first table for the rest of the night.
+        staff_assign(
+            table_session=seance,
+            staff=staff.relief,
+            role=AssignmentRole.CROUPIER,
+            assigned_by=staff.inspector,
+            client=CLIENT,
+        )
+        play.table.croupier = staff.relief
+    if play.spec.number == 33 and index == coups // 3:
+        for step, reason in ((table_interrupt, "Cards to change"), (table_resume, "New cards")):
+            clock.tick(90)
+            step(
+                table_session=seance,
+                expected_seq=last_seq_get(seance) + 1,
+                user=staff.inspector,
+                idempotency_key=f"{CLIENT}:{seance.public_id}:{reason}",
+                reason=reason,
+            )
+            play.table.seq = last_seq_get(seance)
+    if play.spec.number == 36 and index == coups // 4:
+        _barred_refused(play, clock)
+    if play.spec.number == 32 and index == coups // 2:
+        _undo_a_slip(play)
+    if play.spec.number == 35 and index == (2 * coups) // 3:
+        _void_and_again(play, staff, clock)
+
+
+def _resync(table: RecordedTable) -> None:
+    """After a correction, the simulated table follows the journal again (its shoe shuffled
+    from what the engine's pack holds)."""
+    table.seq = last_seq_get(table.table_session)
+    table.state = journal_get(table.table_session, table.seq).state
+    table._reform()
+
+
+def _barred_refused(play: Playing, clock: DemoClock) -> None:
+    """The demo's barred member (README: Paul MARTIN, `DEMO-0099`, `establishment.demo`) is
+    named at the table: refused at the door, his refusal in the audit log."""
+    clock.tick(20)
+    seated = dict(play.table.state.seating.seats)
+    free = next(s for s in range(1, play.table.table_session.seat_count + 1) if s not in seated)
+    with contextlib.suppress(PlayerRefusedError):  # refused at the door, as it should be
+        record(
+            table_session=play.table.table_session,
+            action={"type": "sit", "actor": CROUPIER, "player": BARRED_MEMBER, "seat": free},
+            expected_seq=play.table.seq + 1,
+            user=play.table.croupier,
+            idempotency_key=f"{CLIENT}:barred:{play.table.table_session.public_id}",
+            client=CLIENT,
+        )
+    _resync(play.table)
+
+
+def _undo_a_slip(play: Playing) -> None:
+    """A standing player entered by mistake, undone at once."""
+    table = play.table
+    if "add_standing" not in {a.type for a in table.game.legal_actions(table.state)}:
+        return
+    guest = _players(
+        DemoTableSpec(play.spec.number, play.spec.game, "guest"), count=len(table.codes) + 1
+    )[-1]
+    table.record(Action("add_standing", CROUPIER, {"player": guest}))
+    undo(
+        table_session=table.table_session,
+        expected_seq=table.seq + 1,
+        user=table.croupier,
+        idempotency_key=f"{CLIENT}:undo:{table.table_session.public_id}",
+        reason="Wrong player entered",
+        client=CLIENT,
+    )
+    _resync(table)
+
+
+def _void_and_again(play: Playing, staff: DemoStaff, clock: DemoClock) -> None:
+    """The last coup voided on the inspector's approval (a card misread), then recorded again
+    as it was really played."""
+    table = play.table
+    seance = table.table_session
+    last = Coup.objects.filter(table_session=seance).order_by("-settled_seq").first()
+    if last is None:
+        return
+    clock.tick(40)
+    request = void_request(coup=last, user=table.croupier, reason="A card misread.", client=CLIENT)
+    clock.tick(60)
+    decision = void_decide(
+        request=request,
+        user=staff.inspector,
+        approve=True,
+        password=demo_password(staff.inspector.username),
+        note="Seen on the video.",
+        client=CLIENT,
+    )
+    if decision.event is not None:
+        again = TableEvent.objects.filter(
+            table_session=seance, seq__in=decision.event.sets_aside
+        ).order_by("seq")
+        table.seq = last_seq_get(seance)
+        for event in again:
+            clock.tick(5)
+            table.record(_action(event))
+    _resync(table)
+
+
+def _action(event: TableEvent) -> Action:
+    data = dict(event.action)
+    return Action(str(data.pop("type")), data.pop("actor"), data)
+
+
+def _table_close(play: Playing, staff: DemoStaff) -> None:
+    """Play on to where the table may close (COM-3.8), then the inspector closes it."""
+    table = play.table
+    while table.state.phase not in table.game.coup_start_phases:
+        table.apply(table.player.act(table.state))
+    table_session_close(table_session=table.table_session, user=staff.manager, client=CLIENT)
+
+
+def _settle(session: GamingSession, staff: DemoStaff, clock: DemoClock, day: date) -> None:
+    """The report, the count of every cagnotte box and its certification (model 11), the two
+    signatures of the registre de contrôle (model 12), the report's sign-off."""
+    report = settlement_report_generate(gaming_session_id=session.pk)
+    assert report is not None
+    report = SettlementReport.objects.get(pk=report.pk)
+    content = json.loads(report.content)
+    for row in content["cagnotte"]:
+        clock.tick(120)
+        seance = TableSession.objects.get(gaming_session=session, table__number=row["table"])
+        counted = int(row["booked"])
+        if row["table"] == 32:
+            counted += 10  # a surplus: a chip found in the box
+        if row["table"] == 35:
+            counted -= 5  # a shortfall
+        count = cagnotte_count_record(
+            report=report,
+            table=seance.table,
+            counted_chips=max(counted, 0),
+            counted_by=staff.manager,
+            password=demo_password(staff.manager.username),
+            witness=staff.inspector,
+            witness_password=demo_password(staff.inspector.username),
+            client=CLIENT,
+            table_session=seance,
+        )
+        # What the worker does once the count commits (`reports.freeze_model11`), at once:
+        # the registre de contrôle is signed next. Idempotent, as the task.
+        model11_freeze(count_id=count.pk)
+    journee = TableSession.objects.filter(gaming_session=session).values_list("journee", flat=True)[
+        0
+    ]
+    for signer in (staff.manager, staff.manager2):
+        clock.tick(60)
+        journee_sign(
+            journee=journee, user=signer, password=demo_password(signer.username), client=CLIENT
+        )
+    clock.tick(60)
+    report_sign_off(
+        report=report,
+        user=staff.manager,
+        password=demo_password(staff.manager.username),
+        client=CLIENT,
+    )
+
+
+def nights_play(
+    *, nights: int, coups: int, seed: int = 1, today: date | None = None
+) -> list[GamingSession]:
+    """The `nights` nights before `today` (the house's today), oldest first, each closed,
+    settled, counted and signed."""
+    house = house_settings_current()
+    today = today or timezone.localtime(timezone.now(), zone(house.time_zone)).date()
+    first = today - timedelta(days=nights)
+    clock = DemoClock(datetime.combine(first, OPENS, tzinfo=zone(house.time_zone)))
+    played = []
+    with clock.running():
+        staff = demo_staff()  # the staff and the barred member, there before the first night
+        for back in range(nights, 0, -1):
+            day = today - timedelta(days=back)
+            played.append(night_play(day=day, coups=coups, staff=staff, clock=clock, seed=seed))
+    # Out of service once played: tonight's floor keeps its own tables.
+    Table.objects.filter(number__in=[s.number for s in NIGHT_TABLES], is_active=True).update(
+        is_active=False
+    )
+    return played

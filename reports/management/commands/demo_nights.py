@@ -1,0 +1,40 @@
+"""Past nights for the demo, played as a house plays them (reports/demo_nights.py): `--nights`
+nights before today, `--coups` coups at each of their seven tables, each night closed, settled,
+counted, certified and signed. Run before `demo_settlement` and `demo_data` (`make demo`).
+
+Idempotent: nights already played are not played again.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.core.management.base import CommandParser
+
+from establishment.demo import DemoCommand
+from reports.demo_nights import NIGHT_TABLES, nights_play
+from tables.models import TableSession
+
+
+class Command(DemoCommand):
+    help = "Play, close, settle and sign past demo nights (never on a production database)."
+    refusal = "demo_nights writes demo data: run it with DJANGO_DEBUG=true."
+
+    def add_arguments(self, parser: CommandParser) -> None:
+        super().add_arguments(parser)
+        parser.add_argument("--nights", type=int, default=2, help="Nights before today (2).")
+        parser.add_argument("--coups", type=int, default=40, help="Coups a table a night (40).")
+        parser.add_argument("--seed", type=int, default=1, help="The simulator's seed (1).")
+
+    def handle(self, *args: Any, **options: Any) -> None:
+        self.options = options
+        super().handle(*args, **options)
+
+    def demo(self) -> None:
+        if TableSession.objects.filter(table__number=NIGHT_TABLES[0].number).exists():
+            self.stdout.write("Demo nights: already played.")
+            return
+        played = nights_play(
+            nights=self.options["nights"], coups=self.options["coups"], seed=self.options["seed"]
+        )
+        self.stdout.write(self.style.SUCCESS(f"Demo nights played and signed: {len(played)}."))
