@@ -38,6 +38,17 @@ from tests.factories import UserFactory
 
 _numbers = itertools.count(1)
 
+# A UK club's pontoon under a club gaming permit (docs/rules/levy.md, LV-4, LV-6): nothing
+# levied on the play, a participation fee of 300 pence a player a day from midday, its cap.
+UK_PONTOON: Mapping[str, Any] = {
+    "min_stake": 100,
+    "cagnotte_rate_bp": 0,
+    "levy_model": "participation_fee",
+    "fee_maximum": 300,
+    "fee_amount": 300,
+    "fee_day_start_hour": 12,
+}
+
 
 @dataclass
 class Floor:

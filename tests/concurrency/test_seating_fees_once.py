@@ -14,6 +14,7 @@ charges at the same moment (docs/rules/levy.md, LV-3), PostgreSQL.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from functools import partial
 from typing import Any
 
@@ -25,7 +26,14 @@ from tables.models import LevyCharge, TableSession
 from tables.selectors import player_position_get
 from tables.services import levies
 from tables.services.levies import open_seating_fees_charge
-from tests.concurrency.kit import Croupier, Floor, floor_open, players_ensure, table_open
+from tests.concurrency.kit import (
+    UK_PONTOON,
+    Croupier,
+    Floor,
+    floor_open,
+    players_ensure,
+    table_open,
+)
 from tests.concurrency.threads import together
 from tests.factories import UserFactory
 
@@ -35,17 +43,10 @@ pytestmark = [
 ]
 
 TABLES = 8
-UK_PONTOON = {
-    "min_stake": 100,
-    "cagnotte_rate_bp": 0,
-    "levy_model": "participation_fee",
-    "fee_maximum": 300,
-    "fee_amount": 300,
-}
 TIME_FEE = {"min_stake": 100, "cagnotte_rate_bp": 0, "levy_model": "time_fee", "fee_amount": 50}
 
 
-def _tables(floor: Floor, settings: dict[str, Any], count: int) -> list[Croupier]:
+def _tables(floor: Floor, settings: Mapping[str, Any], count: int) -> list[Croupier]:
     croupiers = []
     for index in range(count):
         user = UserFactory.create(roles=["croupier"])

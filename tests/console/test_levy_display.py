@@ -11,15 +11,8 @@ from rest_framework.test import APIClient
 from establishment.models import GamingSession
 from tables.models import Table
 from tables.services import table_create, table_session_open
+from tests.concurrency.kit import UK_PONTOON
 from tests.console.conftest import Floor
-
-UK_PONTOON = {
-    "min_stake": 100,
-    "cagnotte_rate_bp": 0,
-    "levy_model": "participation_fee",
-    "fee_maximum": 300,
-    "fee_amount": 300,
-}
 
 
 @pytest.fixture

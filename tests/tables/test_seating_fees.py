@@ -18,19 +18,18 @@ from tables.selectors import player_position_get
 from tables.services import table_session_close
 from tables.services.levies import fees_charge, open_seating_fees_charge
 from tables.tasks import seating_fees_charge
-from tests.concurrency.kit import Croupier, Floor, ledger_totals, players_ensure, table_open
+from tests.concurrency.kit import (
+    UK_PONTOON,
+    Croupier,
+    Floor,
+    ledger_totals,
+    players_ensure,
+    table_open,
+)
 from tests.factories import UserFactory
 
 pytestmark = pytest.mark.django_db
 
-UK_PONTOON = {
-    "min_stake": 100,
-    "cagnotte_rate_bp": 0,
-    "levy_model": "participation_fee",
-    "fee_maximum": 300,
-    "fee_amount": 300,
-    "fee_day_start_hour": 12,
-}
 CARD_ROOM_TIME = {
     "min_stake": 100,
     "cagnotte_rate_bp": 0,
