@@ -39,7 +39,7 @@ from reports.registers.archive import (
 )
 from reports.registers.builders import MODEL_11, MODEL_12, MODEL_13
 from reports.registers.files import register_csv, register_pdf, register_title
-from reports.registers.sources import register_latest, registers_latest
+from reports.registers.sources import register_latest, registers_latest, without_cagnotte_book
 from reports.registers.store import (
     SIGNERS_OF_MODEL_12,
     journee_sign,
@@ -96,9 +96,9 @@ def _index_context() -> dict[str, Any]:
     model_12s = registers_latest(kind=MODEL_12, keys=keys)
     seances: dict[str, list[str]] = defaultdict(list)
     ids: dict[str, int] = {}
-    for pk, public_id, day in TableSession.objects.filter(journee__in=days).values_list(
-        "pk", "public_id", "journee"
-    ):
+    # The séances that keep a cagnotte book (a participation fee's keep none, LV-3).
+    booked = TableSession.objects.filter(journee__in=days).exclude(without_cagnotte_book())
+    for pk, public_id, day in booked.values_list("pk", "public_id", "journee"):
         seances[day.isoformat()].append(str(public_id))
         ids[str(public_id)] = pk
     frozen = registers_latest(kind=MODEL_11, keys=list(ids))

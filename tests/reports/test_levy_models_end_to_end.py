@@ -202,9 +202,14 @@ def test_lv6_a_uk_club_runs_pontoon_on_a_participation_fee_console_to_report(
     assert 'data-testid="report-fees"' in page
     assert "Participation fee" in page
     assert "Cagnotte book" not in page  # a UK club keeps none
-    # And no model 11 is ever asked of its séance.
+    # And no model 11 is ever asked of its séance, nor shown as awaited on the registers' page.
     assert journee_standing(journee=house["seance"].journee) == []
     assert not Register.objects.exists()
+    reader = Client()
+    reader.force_login(house["manager"])
+    registers = reader.get(reverse("registers:index")).content.decode()
+    assert "being prepared" not in registers
+    assert "<td>0 / 0" in registers
     assert LevyCharge.objects.count() == 4
 
 
