@@ -7,13 +7,34 @@ from datetime import date
 from typing import TYPE_CHECKING, Any
 
 from django.conf import settings
+from django.contrib.auth.models import Group, User
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
 from establishment.door import exclusion_add
 from establishment.models import ExclusionEntry, Player
 
 if TYPE_CHECKING:
-    from django.contrib.auth.models import User
+    from establishment.roles import Role
+
+
+def demo_password(username: str) -> str:
+    """Every demo account's password (README, "Using it")."""
+    return f"{username}-demo"
+
+
+def demo_user(username: str, *roles: Role) -> User:
+    """A demo staff member with `roles`, with the demo's password when created here (the
+    demo_data command sets it again on every run)."""
+    user, created = User.objects.get_or_create(
+        username=username, defaults={"first_name": username.capitalize()}
+    )
+    if created:
+        user.set_password(demo_password(username))
+        user.save()
+    for role in roles:
+        user.groups.add(Group.objects.get_or_create(name=role)[0])
+    return user
+
 
 # README, "Using it": a member registered years ago, barred since (art. 22).
 BARRED = ("MARTIN", "Paul", date(1975, 3, 14))

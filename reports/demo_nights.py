@@ -30,10 +30,10 @@ from functools import partial
 from typing import Any
 from unittest import mock
 
-from django.contrib.auth.models import Group, User
+from django.contrib.auth.models import User
 from django.utils import timezone
 
-from establishment.demo import BARRED_MEMBER, barred_member_register
+from establishment.demo import BARRED_MEMBER, barred_member_register, demo_password, demo_user
 from establishment.errors import PlayerRefusedError
 from establishment.house import house_settings_current, zone
 from establishment.models import GamingSession, Player
@@ -130,31 +130,14 @@ class DemoStaff:
     relief: User
 
 
-def demo_password(username: str) -> str:
-    """The demo's password of a demo account (as demo_data and demo_settlement set it)."""
-    return f"{username}-demo"
-
-
-def _user(username: str, *roles: Role) -> User:
-    user, created = User.objects.get_or_create(
-        username=username, defaults={"first_name": username.capitalize()}
-    )
-    if created:
-        user.set_password(demo_password(username))
-        user.save()
-    for role in roles:
-        user.groups.add(Group.objects.get_or_create(name=role)[0])
-    return user
-
-
 def demo_staff() -> DemoStaff:
-    barred_member_register(_user("reception", Role.RECEPTION))
+    barred_member_register(demo_user("reception", Role.RECEPTION))
     return DemoStaff(
-        manager=_user("manager", Role.MANAGER, Role.INSPECTOR),
-        manager2=_user("manager2", Role.MANAGER),
-        inspector=_user("inspector", Role.INSPECTOR),
-        croupiers=[_user(f"croupier-n{spec.number}", Role.CROUPIER) for spec in NIGHT_TABLES],
-        relief=_user("croupier-relief", Role.CROUPIER),
+        manager=demo_user("manager", Role.MANAGER, Role.INSPECTOR),
+        manager2=demo_user("manager2", Role.MANAGER),
+        inspector=demo_user("inspector", Role.INSPECTOR),
+        croupiers=[demo_user(f"croupier-n{spec.number}", Role.CROUPIER) for spec in NIGHT_TABLES],
+        relief=demo_user("croupier-relief", Role.CROUPIER),
     )
 
 

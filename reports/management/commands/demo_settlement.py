@@ -18,7 +18,7 @@ from django.contrib.auth.models import Group, User
 from django.core.management.base import CommandError
 from django.urls import reverse
 
-from establishment.demo import DemoCommand
+from establishment.demo import DemoCommand, demo_password, demo_user
 from establishment.models import GamingSession, Player
 from establishment.roles import Role
 from establishment.services import gaming_session_open
@@ -43,24 +43,6 @@ from tables.services.journal import last_seq_get
 DATA = Path(__file__).with_name("demo_settlement.json")
 
 
-def demo_password(username: str) -> str:
-    """The demo's password of a demo account (demo_data's, tables/management/commands)."""
-    return f"{username}-demo"
-
-
-def _user(username: str, role: Role) -> User:
-    """A demo staff member, with the demo's password when this command creates it (demo_data
-    sets the same)."""
-    user, created = User.objects.get_or_create(
-        username=username, defaults={"first_name": username.capitalize()}
-    )
-    if created:
-        user.set_password(demo_password(username))
-        user.save()
-    user.groups.add(Group.objects.get(name=role))
-    return user
-
-
 class Command(DemoCommand):
     help = "Record, close and settle a demo gaming session (never on a production database)."
     refusal = "demo_settlement writes demo data: run it with DJANGO_DEBUG=true."
@@ -82,10 +64,10 @@ class Command(DemoCommand):
         )
 
     def _play(self, data: dict[str, Any]) -> GamingSession:
-        manager = _user("manager", Role.MANAGER)
-        inspector = _user("inspector", Role.INSPECTOR)
-        croupier = _user("croupier-settled", Role.CROUPIER)
-        changeur = _user("changeur-settled", Role.CHANGEUR)
+        manager = demo_user("manager", Role.MANAGER)
+        inspector = demo_user("inspector", Role.INSPECTOR)
+        croupier = demo_user("croupier-settled", Role.CROUPIER)
+        changeur = demo_user("changeur-settled", Role.CHANGEUR)
         manager.groups.add(Group.objects.get(name=Role.INSPECTOR))  # closes the tables too
         for number, (member, name) in enumerate(data["players"].items(), start=1):
             # Each with the identity the door took (the table refuses a player without one).

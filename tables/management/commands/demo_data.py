@@ -14,7 +14,7 @@ from datetime import date
 from django.contrib.auth.models import Group, User
 from django.utils import timezone
 
-from establishment.demo import DemoCommand, barred_member_register
+from establishment.demo import DemoCommand, barred_member_register, demo_password
 from establishment.models import GamingSession, Player
 from establishment.roles import Role
 from establishment.services import gaming_session_open
@@ -130,7 +130,7 @@ def _identity_ensure(player: Player, number: int) -> None:
 
 
 def _staff(username: str, role: Role, *, is_staff: bool) -> tuple[User, str]:
-    password = f"{username}-demo"
+    password = demo_password(username)
     user, _created = User.objects.get_or_create(
         username=username, defaults={"first_name": username.capitalize()}
     )
