@@ -1,9 +1,7 @@
 """The periods of the house's fees outside the coups (docs/rules/levy.md, LV-3), from the
 record of who sat when: which periods a stay at a table touches, and so what is due.
 
-Pure: no database and no clock. The charging service (tables/services/levies.py) and the
-reconciliation of a table (reports/reconciliation.py) both ask here, so that what is charged and
-what is checked are the same periods.
+Pure: no database and no clock; the charging service (tables/services/levies.py) asks here.
 
 - time fee: periods of `fee_period_minutes` counted from the séance's opening; a player seated
   at any moment of a period owes it once;

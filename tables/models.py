@@ -31,6 +31,7 @@ from establishment.models import (
     protected_fk,
     staff_member,
 )
+from tables.engine import money
 from tables.engine.registry import GAME_CHOICES
 from tables.stock_models import StockItem
 from tables.ticket_models import TicketBook as TicketBook  # the ticket books are its models
@@ -539,8 +540,8 @@ class VoidDecision(HistoryRow):
 class FeeModel(models.TextChoices):
     """The levy models charged outside the coups (LV-3), by the reason of their transfers."""
 
-    TIME_FEE = "time_fee", _("Time fee")
-    PARTICIPATION_FEE = "participation_fee", _("Participation fee")
+    TIME_FEE = money.TIME_FEE, _("Time fee")
+    PARTICIPATION_FEE = money.PARTICIPATION_FEE, _("Participation fee")
 
 
 class LevyCharge(HistoryRow):
@@ -576,13 +577,13 @@ class LevyCharge(HistoryRow):
         constraints = [
             models.UniqueConstraint(
                 fields=["player", "period_start"],
-                condition=Q(levy_model="participation_fee"),
+                condition=Q(levy_model=FeeModel.PARTICIPATION_FEE),
                 name="tables_levycharge_participation_once_a_day",
                 violation_error_message=_("This player has paid the day's participation fee."),
             ),
             models.UniqueConstraint(
                 fields=["table_session", "player", "period_start"],
-                condition=Q(levy_model="time_fee"),
+                condition=Q(levy_model=FeeModel.TIME_FEE),
                 name="tables_levycharge_time_fee_once_a_period",
                 violation_error_message=_("This player has paid the time fee for this period."),
             ),

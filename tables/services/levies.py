@@ -42,11 +42,6 @@ if TYPE_CHECKING:
     from django.contrib.auth.models import User
 
 
-def seating_fee_terms(table_session: TableSession) -> FeeTerms | None:
-    """The séance's fee outside the coups, or None when its levy is a coup's (LV-1)."""
-    return FeeTerms.of(table_session.settings)
-
-
 def fees_owed(
     table_session: TableSession, terms: FeeTerms, until: datetime
 ) -> list[tuple[str, tuple[datetime, datetime]]]:
@@ -84,7 +79,7 @@ def fees_charge(
 ) -> list[LevyCharge]:
     """Charge what the séance's seating owes up to `until` (now) and is not charged yet, in
     the caller's transaction; the charges made, in the order the periods began."""
-    terms = seating_fee_terms(table_session)
+    terms = FeeTerms.of(table_session.settings)
     if terms is None:
         return []
     moment = until or timezone.now()

@@ -32,7 +32,7 @@ from tables.postings import (
 )
 from tables.services.books import accounts_for, players_by_code, transfers_post
 from tables.services.journal import Journal, journal_advance, journal_get, last_seq_get
-from tables.services.levies import fees_charge, seating_fee_terms
+from tables.services.levies import fees_charge
 from tables.services.stock import stock_for_new_shoe
 from tables.services.writing import Recorded, journal_lock, request_payload
 from tables.stock_models import StockItem
@@ -172,9 +172,9 @@ def record(
             stock_item=stock_item,
         )
         # LV-3: at a table on a time or participation fee, what the seating owes by now (a
-        # player who sat down owes his period at once) is charged with the action.
-        if seating_fee_terms(locked) is not None:
-            fees_charge(locked, user=user)
+        # player who sat down owes his period at once) is charged with the action; at any
+        # other table, nothing (the séance's settings say so, no query).
+        fees_charge(locked, user=user)
         write.append(
             EventKind.ACTION,
             after=after,
