@@ -108,13 +108,23 @@ def _converters_of(wrapper: Any, field: Any) -> tuple[Any, list[Any]]:
 def head_sql() -> str:
     """The journal's head: its last sequence number, the number of the event recorded with a
     given idempotency key, and the last line's hash in the journal's chain (None, None, None
-    for an empty journal). Parameters: the key, the table session's key twice."""
+    for an empty journal). Parameters: `head_params`.
+
+    Each is a lookup in one of the journal's unique indexes (table session and number, table
+    session and key), so that the head costs the same at the night's last action as at its
+    first (an aggregate over the séance's lines would read them all at every action)."""
     table = TableEvent._meta.db_table
+    last = f"FROM {table} WHERE table_session_id = %s ORDER BY seq DESC LIMIT 1"
     return (
-        "SELECT MAX(seq), MAX(CASE WHEN idempotency_key = %s THEN seq END), "
-        f"(SELECT chain_hash FROM {table} WHERE table_session_id = %s ORDER BY seq DESC LIMIT 1) "
-        f"FROM {table} WHERE table_session_id = %s"
+        f"SELECT (SELECT seq {last}), "
+        f"(SELECT seq FROM {table} WHERE table_session_id = %s AND idempotency_key = %s), "
+        f"(SELECT chain_hash {last})"
     )
+
+
+def head_params(table_session_pk: int, idempotency_key: str) -> list[Any]:
+    """The parameters of `head_sql`."""
+    return [table_session_pk, table_session_pk, idempotency_key, table_session_pk]
 
 
 @cache

@@ -374,13 +374,12 @@ def _lock_and_head(
     """
     lock_sql, columns = sql.lock_sql(connection.vendor)
     lock_params: list[Any] = [user.pk, AssignmentRole.CROUPIER.value, pk]
-    head_params: list[Any] = [idempotency_key, pk, pk]
     events: list[tuple[Any, ...]] | None = None
     pipelined = connection.vendor == "postgresql"
     with connection.cursor() as lock, connection.cursor() as head, connection.cursor() as after:
         with connection.connection.pipeline() if pipelined else nullcontext():
             lock.execute(lock_sql, lock_params)
-            head.execute(sql.head_sql(), head_params)
+            head.execute(sql.head_sql(), sql.head_params(pk, idempotency_key))
             if tail is not None:
                 after.execute(sql.events_after_sql(), [pk, tail])
         row, last = lock.fetchone(), head.fetchone()

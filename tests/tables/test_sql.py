@@ -178,11 +178,11 @@ def test_the_journals_head_is_its_last_number_the_number_of_a_key_and_its_last_h
     )
     assert len(keys) >= 2
     for key in [*keys, "never-used"]:
-        (head,) = _rows(sql.head_sql(), [key, table_session.pk, table_session.pk])
+        (head,) = _rows(sql.head_sql(), sql.head_params(table_session.pk, key))
         assert head == _head_by_orm(table_session, key) and len(head[2]) == 64
     # Another table of the same night (one gaming session is open at a time).
     empty = TableSessionFactory.create(gaming_session=table_session.gaming_session)
-    assert _rows(sql.head_sql(), [keys[0], empty.pk, empty.pk]) == [(None, None, None)]
+    assert _rows(sql.head_sql(), sql.head_params(empty.pk, keys[0])) == [(None, None, None)]
     assert _head_by_orm(empty, keys[0]) == (None, None, None)
 
 
