@@ -47,20 +47,20 @@ def fees_owed(
 ) -> list[tuple[str, tuple[datetime, datetime]]]:
     """What the séance's seating owes up to `until` and is not charged yet: (player, period),
     in the order the periods began."""
-    stays = [
-        Stay(player, sat_at, left_at)
-        for player, sat_at, left_at in SeatOccupancy.objects.filter(
-            table_session=table_session, sat_at__lte=until
-        ).values_list("player__member_number", "sat_at", "left_at")
-    ]
-    if not stays:
+    rows = SeatOccupancy.objects.filter(table_session=table_session, sat_at__lte=until)
+    found = list(
+        rows.values_list(
+            "player__member_number",
+            "sat_at",
+            "left_at",
+            "table_session__house_settings__time_zone",  # the séance's, in the same query
+        )
+    )
+    if not found:
         return []
+    stays = [Stay(player, sat_at, left_at) for player, sat_at, left_at, _zone in found]
     due = fees_due(
-        terms,
-        stays,
-        opened_at=table_session.opened_at,
-        until=until,
-        time_zone=table_session.house_settings.time_zone,
+        terms, stays, opened_at=table_session.opened_at, until=until, time_zone=found[0][3]
     )
     charged = LevyCharge.objects.filter(
         levy_model=terms.model, player__member_number__in={p for p, _ in due}
