@@ -9,6 +9,9 @@ STAMP := $(VENV)/.installed-requirements
 MANAGE := $(BIN)/python manage.py
 # pytest-xdist: one worker per core; override with `make test PYTEST_ARGS=`.
 PYTEST_ARGS ?= -n auto
+# The demo's past nights, sized by demo_nights' options (README.md, "Using it"), such as
+# `make demo DEMO_NIGHTS_ARGS="--coups 300"`.
+DEMO_NIGHTS_ARGS ?=
 
 .PHONY: help venv install demo demo-data test lint typecheck imports migrations-check pytest format clean
 
@@ -29,10 +32,9 @@ venv install: $(STAMP)
 demo: $(STAMP)
 	mkdir -p var
 	DJANGO_DEBUG=$${DJANGO_DEBUG:-true} $(MANAGE) migrate --noinput
-	# The past nights, then the settled night: one gaming session is open at a time, and
+	# The month's past nights, then tonight: one gaming session is open at a time, and
 	# demo_data's (tonight) stays open.
-	DJANGO_DEBUG=$${DJANGO_DEBUG:-true} $(MANAGE) demo_nights
-	DJANGO_DEBUG=$${DJANGO_DEBUG:-true} $(MANAGE) demo_settlement
+	DJANGO_DEBUG=$${DJANGO_DEBUG:-true} $(MANAGE) demo_nights $(DEMO_NIGHTS_ARGS)
 	DJANGO_DEBUG=$${DJANGO_DEBUG:-true} $(MANAGE) demo_data
 	DJANGO_DEBUG=$${DJANGO_DEBUG:-true} DJANGO_DEMO_HINTS=$${DJANGO_DEMO_HINTS:-true} $(MANAGE) runserver 127.0.0.1:8000
 

@@ -3,12 +3,18 @@ data, so they run only with DEBUG on, or when told to (tests)."""
 
 from __future__ import annotations
 
-from datetime import date
+from collections.abc import Iterator
+from contextlib import contextmanager
+from datetime import UTC, date, datetime, timedelta
 from typing import TYPE_CHECKING, Any
+from unittest import mock
 
 from django.conf import settings
+from django.contrib.auth.hashers import PBKDF2PasswordHasher, get_hasher
 from django.contrib.auth.models import Group, User
 from django.core.management.base import BaseCommand, CommandError, CommandParser
+from django.test.utils import override_settings
+from django.utils import timezone
 
 from establishment.door import exclusion_add
 from establishment.models import ExclusionEntry, Player
@@ -22,6 +28,23 @@ def demo_password(username: str) -> str:
     return f"{username}-demo"
 
 
+# The demo's passwords are public (README, "Using it"), and its loaders confirm the demo staff's
+# identity hundreds of times (every count, witness, signature and approval of a month), each a
+# full PBKDF2 (about 0.4 s) otherwise: they are kept hashed with fewer iterations. Django hashes
+# a password again with its full iterations at the first login (the hasher's `must_update`).
+DEMO_HASH_ITERATIONS = 1_000
+
+
+def demo_password_set(user: User) -> None:
+    """Give `user` the demo's password (`demo_password`), hashed cheaply (not saved)."""
+    password = demo_password(user.username)
+    hasher = get_hasher()
+    if isinstance(hasher, PBKDF2PasswordHasher):
+        user.password = hasher.encode(password, hasher.salt(), iterations=DEMO_HASH_ITERATIONS)
+    else:
+        user.set_password(password)
+
+
 def demo_user(username: str, *roles: Role) -> User:
     """A demo staff member with `roles`, with the demo's password when created here (the
     demo_data command sets it again on every run)."""
@@ -29,11 +52,35 @@ def demo_user(username: str, *roles: Role) -> User:
         username=username, defaults={"first_name": username.capitalize()}
     )
     if created:
-        user.set_password(demo_password(username))
+        demo_password_set(user)
         user.save()
     for role in roles:
         user.groups.add(Group.objects.get_or_create(name=role)[0])
     return user
+
+
+class DemoClock:
+    """The demo's clock: what `timezone.now` answers while `running`, so that every row the
+    services write while a demo night is played carries the night's time. Only the demo
+    commands use it, never a server."""
+
+    def __init__(self, moment: datetime) -> None:
+        self.moment = moment
+
+    def now(self) -> datetime:
+        return self.moment.astimezone(UTC)  # as Django's own `now`, in UTC
+
+    def at(self, moment: datetime) -> None:
+        """On to `moment`, never back."""
+        self.moment = max(self.moment, moment)
+
+    def tick(self, seconds: float) -> None:
+        self.moment += timedelta(seconds=seconds)
+
+    @contextmanager
+    def running(self) -> Iterator[DemoClock]:
+        with mock.patch.object(timezone, "now", self.now):
+            yield self
 
 
 # README, "Using it": a member registered years ago, barred since (art. 22).
@@ -78,7 +125,10 @@ class DemoCommand(BaseCommand):
     def handle(self, *args: Any, **options: Any) -> None:
         if not settings.DEBUG and not options["allow_without_debug"]:
             raise CommandError(self.refusal)
-        self.demo()
+        # The loaders write hundreds of thousands of rows: not into the query log that Django
+        # keeps while DEBUG is on.
+        with override_settings(DEBUG=False):
+            self.demo()
 
     def demo(self) -> None:
         raise NotImplementedError

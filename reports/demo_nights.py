@@ -1,4 +1,4 @@
-"""Past nights for the demo, played as a house plays them (README.md, "Using it").
+"""A month of past nights for the demo, played as a house plays them (README.md, "Using it").
 
 Each night runs from about 21:00 to 04:00 on the demo's clock, at seven tables (chemin de fer
 twice, lansquenet moderne, lansquenet classique, Landsknecht, pontoon, and a UK club's pontoon on
@@ -9,12 +9,15 @@ the coups are spread over the night, a few seconds between two actions. Through 
 inspector relieves the croupier of the first table, interrupts and restarts another, a barred
 person is refused at the door, a croupier undoes a slip, a void is asked and approved and the
 coup recorded again; then the tables and the night close, the report is built, every table's
-cagnotte box is counted (one surplus, one shortfall), each count certifies its cagnotte book
-(model 11), two managers sign the registre de contrôle (model 12) and the report is signed off.
+cagnotte box is counted (now and then a surplus or a shortfall), each count certifies its
+cagnotte book (model 11), two managers sign the registre de contrôle (model 12) and the report
+is signed off. The next morning the re-audit goes over the night (docs/audit.md) and the auditor
+acknowledges what the morning before raised; the last night's shortfall is left open. Once the
+nights are played, the carnet des prélèvements of the last month over is closed (model 13).
 
-The demo's clock is Django's: while a night is played, `django.utils.timezone.now` gives the
-clock's time (`DemoClock.running`), so that every row the services write carries the night's
-time. Only the demo commands use it, never a server.
+The demo's clock is Django's (`establishment.demo.DemoClock`): while a night is played,
+`django.utils.timezone.now` gives the clock's time, so that every row the services write carries
+the night's time.
 """
 
 from __future__ import annotations
@@ -22,27 +25,37 @@ from __future__ import annotations
 import contextlib
 import json
 import random
-from collections.abc import Iterator
-from contextlib import contextmanager
 from dataclasses import dataclass, field
 from datetime import date, datetime, time, timedelta
 from functools import partial
 from typing import Any
-from unittest import mock
 
 from django.contrib.auth.models import User
 from django.utils import timezone
 
-from establishment.demo import BARRED_MEMBER, barred_member_register, demo_password, demo_user
+from establishment.demo import (
+    BARRED_MEMBER,
+    DemoClock,
+    barred_member_register,
+    demo_password,
+    demo_user,
+)
 from establishment.errors import PlayerRefusedError
-from establishment.house import house_settings_current, zone
+from establishment.house import house_journee_of, house_settings_current, zone
 from establishment.models import GamingSession, Player
 from establishment.roles import Role
 from establishment.services import gaming_session_open
+from reports.audit.alerts import alert_acknowledge
+from reports.audit.models import Alert, AlertKind
+from reports.audit.reaudit import reaudit_night
 from reports.counting import cagnotte_count_record
 from reports.models import SettlementReport
-from reports.registers.store import journee_sign, model11_freeze
-from reports.services import report_sign_off, settlement_report_generate
+from reports.registers.store import journee_sign, model11_freeze, month_close
+from reports.services import (
+    report_sign_off,
+    settlement_content_build,
+    settlement_report_generate,
+)
 from tables.engine import Action
 from tables.engine.settlement import CROUPIER
 from tables.engine.simulate.runner import table_settings
@@ -67,6 +80,10 @@ from tables.simulated import RecordedTable
 CLIENT = "demo_nights"
 OPENS = time(21, 0)
 NIGHT = timedelta(hours=7)  # 21:00 to 04:00
+MORNING = time(9, 30)  # the re-audit's morning after
+# `make demo`'s month: sized to be ready in a few minutes on two cores (README.md).
+MONTH_NIGHTS = 30
+MONTH_COUPS = 10
 
 
 @dataclass(frozen=True)
@@ -100,32 +117,12 @@ NIGHT_TABLES = (
 )
 
 
-class DemoClock:
-    """The demo's clock: what `timezone.now` answers while `running`."""
-
-    def __init__(self, moment: datetime) -> None:
-        self.moment = moment
-
-    def now(self) -> datetime:
-        return self.moment
-
-    def at(self, moment: datetime) -> None:
-        self.moment = max(self.moment, moment)
-
-    def tick(self, seconds: float) -> None:
-        self.moment += timedelta(seconds=seconds)
-
-    @contextmanager
-    def running(self) -> Iterator[DemoClock]:
-        with mock.patch.object(timezone, "now", self.now):
-            yield self
-
-
 @dataclass
 class DemoStaff:
     manager: User
     manager2: User
     inspector: User
+    auditor: User
     croupiers: list[User]
     relief: User
 
@@ -136,6 +133,7 @@ def demo_staff() -> DemoStaff:
         manager=demo_user("manager", Role.MANAGER, Role.INSPECTOR),
         manager2=demo_user("manager2", Role.MANAGER),
         inspector=demo_user("inspector", Role.INSPECTOR),
+        auditor=demo_user("auditor", Role.AUDITOR),
         croupiers=[demo_user(f"croupier-n{spec.number}", Role.CROUPIER) for spec in NIGHT_TABLES],
         relief=demo_user("croupier-relief", Role.CROUPIER),
     )
@@ -187,9 +185,11 @@ class Playing:
 
 
 def night_play(
-    *, day: date, coups: int, staff: DemoStaff, clock: DemoClock, seed: int
+    *, day: date, coups: int, staff: DemoStaff, clock: DemoClock, seed: int, last: bool = False
 ) -> GamingSession:
-    """Play one night that opens at 21:00 on `day` (house time), `coups` coups a table."""
+    """Play one night that opens at 21:00 on `day` (house time), `coups` coups a table, and
+    settle it (`last`: the month's last night, whose count is short at one table, the
+    shortfall the auditor finds open)."""
     house = house_settings_current()
     opens = datetime.combine(day, OPENS, tzinfo=zone(house.time_zone))
     clock.at(opens)
@@ -204,6 +204,7 @@ def night_play(
             table=_table(spec, staff, count),
             gaming_session=session,
             opened_by=staff.manager,
+            seats=dict(enumerate(codes, start=1)),  # the regulars are there at the opening
             client=CLIENT,
         )
         croupier = staff.croupiers[index]
@@ -236,7 +237,7 @@ def night_play(
         _table_close(play, staff)
     clock.tick(300)
     gaming_session_close(gaming_session=session, user=staff.manager, client=CLIENT)
-    _settle(session, staff, clock, day)
+    _settle(session, staff, clock, _count_differences(seed, day), short=last)
     return session
 
 
@@ -366,21 +367,51 @@ def _table_close(play: Playing, staff: DemoStaff) -> None:
     table_session_close(table_session=table.table_session, user=staff.manager, client=CLIENT)
 
 
-def _settle(session: GamingSession, staff: DemoStaff, clock: DemoClock, day: date) -> None:
-    """The report, the count of every cagnotte box and its certification (model 11), the two
-    signatures of the registre de contrôle (model 12), the report's sign-off."""
+# The count that differs from the cagnotte booked, now and then: a chip found in the box, or
+# one missing (the re-audit raises an alert for a shortfall, docs/audit.md).
+SURPLUS, SHORTFALL = 10, -5
+# The tables on a cagnotte (not the UK club's, on a participation fee, LV-6).
+CAGNOTTE_TABLES = frozenset(s.number for s in NIGHT_TABLES if "levy_model" not in s.settings)
+
+
+def _count_differences(seed: int, day: date) -> dict[int, int]:
+    """Which tables' counts differ from their booked cagnotte on `day`'s night, and by how
+    much: about one night in four a surplus, one in six a shortfall."""
+    rng = random.Random(f"{seed}:{day}:count")
+    tables = sorted(CAGNOTTE_TABLES)
+    differences = {}
+    if rng.random() < 0.25:
+        differences[rng.choice(tables)] = SURPLUS
+    if rng.random() < 1 / 6:
+        differences[rng.choice(tables)] = SHORTFALL
+    return differences
+
+
+def _settle(
+    session: GamingSession,
+    staff: DemoStaff,
+    clock: DemoClock,
+    differences: dict[int, int],
+    *,
+    short: bool = False,
+) -> None:
+    """The report, the count of every cagnotte box (`differences` from what was booked; with
+    `short`, the cagnotte that received the most is the one short) and its certification
+    (model 11), the two signatures of the registre de contrôle (model 12), the report's
+    sign-off."""
     report = settlement_report_generate(gaming_session_id=session.pk)
     assert report is not None
     report = SettlementReport.objects.get(pk=report.pk)
     content = json.loads(report.content)
+    if short:
+        booked = [row for row in content["cagnotte"] if row["table"] in CAGNOTTE_TABLES]
+        most = max(booked, key=lambda row: int(row["booked"]))
+        differences = {t: d for t, d in differences.items() if d != SHORTFALL}
+        differences[most["table"]] = SHORTFALL
     for row in content["cagnotte"]:
         clock.tick(120)
         seance = TableSession.objects.get(gaming_session=session, table__number=row["table"])
-        counted = int(row["booked"])
-        if row["table"] == 32:
-            counted += 10  # a surplus: a chip found in the box
-        if row["table"] == 35:
-            counted -= 5  # a shortfall
+        counted = int(row["booked"]) + differences.get(row["table"], 0)
         count = cagnotte_count_record(
             report=report,
             table=seance.table,
@@ -412,21 +443,99 @@ def _settle(session: GamingSession, staff: DemoStaff, clock: DemoClock, day: dat
     )
 
 
+# What the auditor says when he sets an alert aside, by its kind.
+ACKNOWLEDGED: dict[str, str] = {
+    AlertKind.CAGNOTTE_SHORTFALL: "Counted again with the inspector: the chips were in the float.",
+    AlertKind.STATISTICAL_FLAG: "Looked at the table's coups: chance, at this number of tests.",
+    AlertKind.ABNORMAL_PACE: "A long interruption that night; nothing else.",
+    AlertKind.CORRECTIONS: "Spoken to the croupier; each correction was justified.",
+}
+
+
+def _morning(session: GamingSession, staff: DemoStaff, clock: DemoClock, at: datetime) -> None:
+    """The morning after a night: the re-audit goes over it again (what the beat's
+    `audit.reaudit` does for each night), and the auditor acknowledges the alerts raised the
+    mornings before."""
+    clock.at(at)
+    earlier = _open_alerts()
+    report = SettlementReport.objects.select_related("gaming_session").get(gaming_session=session)
+    night = report.gaming_session  # as the close left it
+    reaudit_night(report, settlement_content_build(gaming_session=night, replayed=True))
+    _acknowledge(earlier, staff, clock)
+
+
+def _open_alerts() -> list[Alert]:
+    return list(Alert.objects.filter(acknowledgement__isnull=True).order_by("raised_at", "pk"))
+
+
+def _acknowledge(alerts: list[Alert], staff: DemoStaff, clock: DemoClock) -> None:
+    for alert in alerts:
+        clock.tick(180)
+        alert_acknowledge(
+            alert=alert,
+            user=staff.auditor,
+            reason=ACKNOWLEDGED.get(alert.kind, "Looked into: nothing wrong."),
+            client=CLIENT,
+        )
+
+
+def _last_morning(last: GamingSession, staff: DemoStaff, clock: DemoClock) -> None:
+    """The last night's alerts acknowledged but its shortfall, left open for the auditor."""
+    _acknowledge(
+        [
+            alert
+            for alert in _open_alerts()
+            if not (alert.kind == AlertKind.CAGNOTTE_SHORTFALL and alert.gaming_session == last)
+        ],
+        staff,
+        clock,
+    )
+
+
+def _month_close(staff: DemoStaff, clock: DemoClock, today: date, now: datetime) -> None:
+    """The carnet des prélèvements of the month before `today`'s (model 13), closed by the
+    manager, `now` or later (once the month's last journée is over), when a night of it was
+    played."""
+    last_day = today.replace(day=1) - timedelta(days=1)
+    if not TableSession.objects.filter(
+        journee__gte=last_day.replace(day=1), journee__lte=last_day
+    ).exists():
+        return
+    clock.at(now)
+    clock.tick(600)
+    month_close(
+        month=f"{last_day:%Y-%m}",
+        user=staff.manager,
+        password=demo_password(staff.manager.username),
+        client=CLIENT,
+    )
+
+
 def nights_play(
     *, nights: int, coups: int, seed: int = 1, today: date | None = None
 ) -> list[GamingSession]:
-    """The `nights` nights before `today` (the house's today), oldest first, each closed,
-    settled, counted and signed."""
+    """The `nights` nights before `today` (the house's journée now), oldest first, each
+    closed, settled, counted, signed and re-audited the next morning; then the month before
+    `today`'s closed (model 13)."""
     house = house_settings_current()
-    today = today or timezone.localtime(timezone.now(), zone(house.time_zone)).date()
+    where = zone(house.time_zone)
+    now = timezone.now()
+    today = today or house_journee_of(now, house)
     first = today - timedelta(days=nights)
-    clock = DemoClock(datetime.combine(first, OPENS, tzinfo=zone(house.time_zone)))
+    clock = DemoClock(datetime.combine(first, OPENS, tzinfo=where))
     played = []
     with clock.running():
         staff = demo_staff()  # the staff and the barred member, there before the first night
         for back in range(nights, 0, -1):
             day = today - timedelta(days=back)
-            played.append(night_play(day=day, coups=coups, staff=staff, clock=clock, seed=seed))
+            session = night_play(
+                day=day, coups=coups, staff=staff, clock=clock, seed=seed, last=back == 1
+            )
+            morning = datetime.combine(day + timedelta(days=1), MORNING, tzinfo=where)
+            _morning(session, staff, clock, min(morning, max(now, clock.now())))
+            played.append(session)
+        _last_morning(played[-1], staff, clock)
+        _month_close(staff, clock, today, now)
     # Out of service once played: tonight's floor keeps its own tables.
     Table.objects.filter(number__in=[s.number for s in NIGHT_TABLES], is_active=True).update(
         is_active=False

@@ -7,6 +7,7 @@ import pytest
 from django.contrib.auth.models import User
 from django.core.management import call_command
 from django.core.management.base import CommandError
+from django.utils import timezone
 
 from establishment.models import GamingSession, Player
 from establishment.roles import Role
@@ -44,20 +45,46 @@ def test_demo_data_loads_twice_without_duplication() -> None:
     assert "manager-demo" in out.getvalue()
 
 
+def test_tonight_is_mid_play_at_every_table_up_to_now() -> None:
+    """Tonight's tables have played their first coups through the recording service, over the
+    last hour and a half, and each stands where its croupier's next action is offered."""
+    from tables.engine.registry import game_get
+    from tables.management.commands.demo_data import TONIGHT_COUPS, TONIGHT_STARTED
+    from tables.models import TableEvent
+    from tables.services.journal import journal_get, last_seq_get
+
+    before = timezone.now()
+    call_command("demo_data", allow_without_debug=True, stdout=StringIO())
+    call_command("demo_data", allow_without_debug=True, stdout=StringIO())  # plays nothing more
+
+    for seance in TableSession.objects.filter(closed_at__isnull=True):
+        assert seance.coups.count() == TONIGHT_COUPS
+        assert before - TONIGHT_STARTED <= seance.opened_at <= before - TONIGHT_STARTED / 2
+        times = list(
+            TableEvent.objects.filter(table_session=seance)
+            .order_by("seq")
+            .values_list("recorded_at", flat=True)
+        )
+        assert times == sorted(times) and times[-1] < before
+        assert times[-1] - times[0] > TONIGHT_STARTED / 2  # spread over the evening
+        state = journal_get(seance, last_seq_get(seance)).state
+        assert game_get(seance.game).legal_actions(state)
+
+
 def test_demo_data_refuses_to_run_without_debug() -> None:
     with pytest.raises(CommandError):
         call_command("demo_data", stdout=StringIO())
 
 
-def test_make_demo_order_plays_the_closed_night_then_opens_tonight(settings: Any) -> None:
-    """`make demo`: demo_settlement (a closed, settled night) before demo_data (tonight open),
-    one gaming session open at a time, every player with an identity the door took."""
+def test_make_demo_order_plays_the_past_nights_then_opens_tonight(settings: Any) -> None:
+    """`make demo`: demo_nights (closed, settled nights) before demo_data (tonight open), one
+    gaming session open at a time, every player with an identity the door took."""
     from establishment.models import ExclusionEntry
     from reports.models import ReportStatus, SettlementReport
 
     settings.ADMISSION_REQUIRES_IDENTITY = True  # the project's default: the table checks it
     for _run in range(2):
-        call_command("demo_settlement", allow_without_debug=True, stdout=StringIO())
+        call_command("demo_nights", nights=1, coups=2, allow_without_debug=True, stdout=StringIO())
         call_command("demo_data", allow_without_debug=True, stdout=StringIO())
 
     assert SettlementReport.objects.get().status == ReportStatus.READY

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 import pytest
 
 from establishment.confirmation import ConfirmationError, identity_confirm
@@ -30,3 +32,26 @@ def test_an_inactive_member_of_staff_cannot_sign() -> None:
     gone = UserFactory.create(is_active=False)
     with pytest.raises(ConfirmationError, match="Only an active member of staff may sign"):
         identity_confirm(gone, "password", what="sign")
+
+
+def test_a_signature_writes_nothing_to_the_signers_account(settings: Any) -> None:
+    """A hash of older hashers is hashed again at the login, not at a signature (the demo's
+    accounts are kept so, establishment/demo.py)."""
+    from django.contrib.auth import authenticate
+    from django.contrib.auth.models import User
+    from django.test import RequestFactory
+
+    from establishment.demo import DEMO_HASH_ITERATIONS, demo_password, demo_password_set
+
+    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.PBKDF2PasswordHasher"]
+    manager = UserFactory.create(username="manager")
+    demo_password_set(manager)
+    manager.save()
+    cheap = User.objects.get(pk=manager.pk).password
+    assert cheap.startswith(f"pbkdf2_sha256${DEMO_HASH_ITERATIONS}$")
+
+    identity_confirm(manager, demo_password("manager"), what="sign")
+    assert User.objects.get(pk=manager.pk).password == cheap
+    login = RequestFactory().post("/login/")
+    assert authenticate(login, username="manager", password=demo_password("manager"))
+    assert User.objects.get(pk=manager.pk).password != cheap  # the login hashed it again

@@ -18,6 +18,7 @@ from django.utils import timezone
 
 from establishment.house import house_settings_current, zone
 from establishment.models import AuditEntry
+from reports.audit.models import Alert, AlertKind, Reaudit
 from reports.demo_nights import NIGHT_TABLES, nights_play
 from reports.models import CountedCagnotte, Register, SettlementReport
 from tables.models import (
@@ -68,7 +69,7 @@ def test_a_demo_night_replays_verifies_and_holds_a_real_evening(
     assert refused.filter(data__member_number="DEMO-0099").exists()
     counts = {c.table_session.table.number: c for c in CountedCagnotte.objects.all()}
     assert len(counts) == len(NIGHT_TABLES)
-    assert {r.kind for r in Register.objects.all()} == {"model_11", "model_12"}
+    assert {r.kind for r in Register.objects.all()} == {"model_11", "model_12"}  # not a month
     assert Register.objects.filter(kind="model_11").count() == len(NIGHT_TABLES) - 1  # UK: none
     model12 = Register.objects.get(kind="model_12")
     assert model12.signatures.count() == 2
@@ -76,3 +77,27 @@ def test_a_demo_night_replays_verifies_and_holds_a_real_evening(
     uk = seances[-1]
     assert LevyCharge.objects.filter(table_session=uk).count() >= 1
     assert content["levy"]["by_model"]["participation_fee"] > 0
+
+
+def test_a_month_end_is_closed_and_the_last_shortfall_left_open(
+    django_capture_on_commit_callbacks: Callable[..., Any],
+) -> None:
+    """Two nights across a month's end: each re-audited the next morning (the books and the
+    report's hash agree), the first night's alerts acknowledged by the auditor the morning
+    after, the last night's shortfall left open; the month over closed (model 13)."""
+    with django_capture_on_commit_callbacks(execute=True):
+        first, last = nights_play(nights=2, coups=3, today=date(2026, 11, 2))
+
+    runs = Reaudit.objects.order_by("run_at")
+    assert [r.gaming_session_id for r in runs] == [first.pk, last.pk]
+    assert all(r.books_agree and r.same_report and r.problems == [] for r in runs)
+    open_alerts = Alert.objects.filter(acknowledgement__isnull=True)
+    assert [(a.kind, a.gaming_session_id) for a in open_alerts] == [
+        (AlertKind.CAGNOTTE_SHORTFALL, last.pk)
+    ]
+    for alert in Alert.objects.filter(acknowledgement__isnull=False):
+        assert alert.acknowledgement.by.username == "auditor"
+        assert alert.acknowledgement.at > alert.raised_at
+    (month,) = Register.objects.filter(kind="model_13")
+    assert month.key == "2026-10"
+    assert json.loads(month.content)["journees"][0]["journee"] == "2026-10-31"

@@ -1,6 +1,7 @@
-"""Past nights for the demo, played as a house plays them (reports/demo_nights.py): `--nights`
-nights before today, `--coups` coups at each of their seven tables, each night closed, settled,
-counted, certified and signed. Run before `demo_settlement` and `demo_data` (`make demo`).
+"""A month of past nights for the demo, played as a house plays them (reports/demo_nights.py):
+`--nights` nights before today, `--coups` coups at each of their seven tables, each night closed,
+settled, counted, certified, signed and re-audited, and last month's carnet des prélèvements
+closed. Run before `demo_data` (tonight, `make demo`).
 
 Idempotent: nights already played are not played again.
 """
@@ -12,7 +13,7 @@ from typing import Any
 from django.core.management.base import CommandParser
 
 from establishment.demo import DemoCommand
-from reports.demo_nights import NIGHT_TABLES, nights_play
+from reports.demo_nights import MONTH_COUPS, MONTH_NIGHTS, NIGHT_TABLES, nights_play
 from tables.models import TableSession
 
 
@@ -22,8 +23,18 @@ class Command(DemoCommand):
 
     def add_arguments(self, parser: CommandParser) -> None:
         super().add_arguments(parser)
-        parser.add_argument("--nights", type=int, default=2, help="Nights before today (2).")
-        parser.add_argument("--coups", type=int, default=40, help="Coups a table a night (40).")
+        parser.add_argument(
+            "--nights",
+            type=int,
+            default=MONTH_NIGHTS,
+            help=f"Nights before today ({MONTH_NIGHTS}).",
+        )
+        parser.add_argument(
+            "--coups",
+            type=int,
+            default=MONTH_COUPS,
+            help=f"Coups a table a night ({MONTH_COUPS}).",
+        )
         parser.add_argument("--seed", type=int, default=1, help="The simulator's seed (1).")
 
     def handle(self, *args: Any, **options: Any) -> None:

@@ -1,26 +1,43 @@
-"""Load demo data: a gaming session with one open table of each game, seated players, a croupier
-per table, an inspector, an auditor and a manager. Idempotent: running it again changes nothing
-but the demo passwords, which it resets and prints.
+"""Load demo data: tonight's gaming session with one open table of each game, seated players, a
+croupier per table, an inspector, an auditor and a manager. Idempotent: running it again changes
+nothing but the demo passwords, which it resets and prints.
 
 Each table has the settings and the seating of its game's worked examples and, where the game
-names one, a first banker (seat 1): a croupier logs in and plays straight away.
+names one, a first banker (seat 1). Tonight opened `TONIGHT_STARTED` ago on the demo's clock
+(`establishment.demo.DemoClock`): each table has played its first `TONIGHT_COUPS` coups by the
+simulator's strategies through the recording service, the tables taking turns as in the past
+nights (reports/demo_nights.py), and stands one action into its next coup, where the croupier
+who logs in takes over.
 """
 
 from __future__ import annotations
 
+import random
 from dataclasses import dataclass
-from datetime import date
+from datetime import date, timedelta
 
 from django.contrib.auth.models import Group, User
 from django.utils import timezone
 
-from establishment.demo import DemoCommand, barred_member_register, demo_password
+from establishment.demo import (
+    DemoClock,
+    DemoCommand,
+    barred_member_register,
+    demo_password,
+    demo_password_set,
+)
 from establishment.models import GamingSession, Player
 from establishment.roles import Role
 from establishment.services import gaming_session_open
-from tables.models import AssignmentRole, Game, Table, TableEvent, TableSession
+from tables.engine.simulate.strategies import strategy_get
+from tables.models import AssignmentRole, Coup, Game, Table, TableEvent, TableSession
 from tables.services import record, staff_assign, table_create, table_session_open
 from tables.services.journal import last_seq_get
+from tables.simulated import RecordedTable
+
+CLIENT = "demo_data"
+TONIGHT_STARTED = timedelta(minutes=90)  # tonight opened so long ago on the demo's clock
+TONIGHT_COUPS = 12  # coups played at each table before the croupier takes over
 
 
 @dataclass(frozen=True)
@@ -135,7 +152,7 @@ def _staff(username: str, role: Role, *, is_staff: bool) -> tuple[User, str]:
         username=username, defaults={"first_name": username.capitalize()}
     )
     user.is_staff = is_staff
-    user.set_password(password)
+    demo_password_set(user)
     user.save()
     user.groups.add(Group.objects.get(name=role))
     return user, password
@@ -147,14 +164,17 @@ class Command(DemoCommand):
     refusal = "demo_data creates accounts with known passwords: run it with DJANGO_DEBUG=true."
 
     def demo(self) -> None:
-        logins = self._load()
+        clock = DemoClock(timezone.now() - TONIGHT_STARTED)
+        with clock.running():
+            logins = self._load(clock)
         self.stdout.write(self.style.SUCCESS("Demo data loaded. Logins (username / password):"))
         for role, username, password in logins:
             self.stdout.write(f"  {role:<10} {username:<12} {password}")
         self.stdout.write("Open http://127.0.0.1:8000/ and log in.")
 
-    def _load(self) -> list[tuple[str, str, str]]:
+    def _load(self, clock: DemoClock) -> list[tuple[str, str, str]]:
         logins: list[tuple[str, str, str]] = []
+        playing: list[RecordedTable] = []
         manager, password = _staff("manager", Role.MANAGER, is_staff=True)
         logins.append((Role.MANAGER, manager.username, password))
         if not manager.is_superuser:
@@ -233,7 +253,11 @@ class Command(DemoCommand):
                     expected_seq=last_seq_get(table_session) + 1,
                     user=croupier,
                     idempotency_key=key,
-                    client="demo_data",
+                    client=CLIENT,
+                )
+            if not Coup.objects.filter(table_session=table_session).exists():
+                playing.append(
+                    _tonight_table(table_session, croupier, codes[: demo.players], clock)
                 )
             if demo is DEMO_TABLES[0]:
                 first_table = table_session
@@ -254,4 +278,37 @@ class Command(DemoCommand):
             logins.append((role, spare.username, password))
             spare.last_login = timezone.now()
             spare.save(update_fields=["last_login"])
+        _tonight_play(playing)
         return logins
+
+
+def _tonight_table(
+    table_session: TableSession, croupier: User, seated: list[str], clock: DemoClock
+) -> RecordedTable:
+    """The simulator's player at a table of tonight, recording as its croupier, a few seconds
+    between two actions (never past the real time)."""
+    rng = random.Random(f"tonight:{table_session.table.number}")
+    until = clock.now() + TONIGHT_STARTED - timedelta(minutes=2)
+
+    def pause() -> None:
+        clock.tick(min(rng.uniform(3, 6), max((until - clock.now()).total_seconds(), 0) / 50))
+
+    return RecordedTable(
+        table_session,
+        croupier,
+        strategy_get(table_session.game),
+        rng.randrange(1 << 30),
+        players=seated,
+        tick=pause,
+        client=CLIENT,
+    )
+
+
+def _tonight_play(tables: list[RecordedTable]) -> None:
+    """`TONIGHT_COUPS` coups at each table, taking turns; then each one action into its next
+    coup (the croupier's screen offers what comes next)."""
+    for _round in range(TONIGHT_COUPS):
+        for table in tables:
+            table.play_coup()
+    for table in tables:
+        table.apply(table.player.act(table.state))
