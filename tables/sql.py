@@ -69,16 +69,18 @@ def lock_sql(vendor: str) -> tuple[str, tuple[list[str], ...]]:
 def table_session_built(row: Any, columns: tuple[list[str], ...]) -> TableSession:
     """A row of `lock_sql` as a table session with its table and gaming session in place, and
     `on_duty` set on it."""
+    wrapper = connections[DEFAULT_DB_ALIAS]
     values = list(row)
     built = []
     for model, names in zip(LOCKED_MODELS, columns, strict=True):
-        fields = model._meta.concrete_fields
-        converted = [
-            _converted(field, value)
-            for field, value in zip(fields, values[: len(names)], strict=True)
-        ]
+        attnames, converters = _row_converters(wrapper, model)
+        converted = []
+        for (column, convert), value in zip(converters, values[: len(names)], strict=True):
+            for step in convert:
+                value = step(value, column, wrapper)
+            converted.append(value)
         del values[: len(names)]
-        built.append(model.from_db(connection.alias, [f.attname for f in fields], converted))
+        built.append(model.from_db(wrapper.alias, attnames, converted))
     locked, table, gaming_session = built
     locked._state.fields_cache["table"] = table
     locked._state.fields_cache["gaming_session"] = gaming_session
@@ -86,19 +88,19 @@ def table_session_built(row: Any, columns: tuple[list[str], ...]) -> TableSessio
     return locked  # type: ignore[return-value]
 
 
-def _converted(field: Any, value: Any) -> Any:
-    """A column's value as the ORM would give it (the backend's and the field's converters)."""
-    column, converters = _converters_of(connections[DEFAULT_DB_ALIAS], field)
-    for convert in converters:
-        value = convert(value, column, connection)
-    return value
-
-
-@lru_cache(maxsize=512)
-def _converters_of(wrapper: Any, field: Any) -> tuple[Any, list[Any]]:
-    """A field's column and converters on one connection (each thread has its own)."""
-    column = field.get_col(field.model._meta.db_table)
-    return column, wrapper.ops.get_db_converters(column) + column.get_db_converters(wrapper)
+@lru_cache(maxsize=64)
+def _row_converters(wrapper: Any, model: Any) -> tuple[list[str], list[tuple[Any, list[Any]]]]:
+    """A model's attribute names and, for each of its columns in order, the column and the
+    converters the ORM applies to its values (the backend's, then the field's), on one
+    connection (each thread has its own): looked up once, not at each row."""
+    attnames, converters = [], []
+    for field in model._meta.concrete_fields:
+        column = field.get_col(model._meta.db_table)
+        attnames.append(field.attname)
+        converters.append(
+            (column, wrapper.ops.get_db_converters(column) + column.get_db_converters(wrapper))
+        )
+    return attnames, converters
 
 
 # -- the journal -----------------------------------------------------------------------------
