@@ -56,6 +56,7 @@ from reports.services import (
     settlement_content_build,
     settlement_report_generate,
 )
+from tables.demo import demo_table
 from tables.engine import Action
 from tables.engine.settlement import CROUPIER
 from tables.engine.simulate.runner import table_settings
@@ -65,7 +66,6 @@ from tables.services import (
     gaming_session_close,
     record,
     staff_assign,
-    table_create,
     table_interrupt,
     table_resume,
     table_session_close,
@@ -158,16 +158,13 @@ def _players(spec: DemoTableSpec, count: int) -> list[str]:
 
 
 def _table(spec: DemoTableSpec, staff: DemoStaff, players: int) -> Table:
-    table = Table.objects.filter(number=spec.number, is_active=True).first()
-    if table is None:
-        table = table_create(
-            number=spec.number,
-            game=spec.game,
-            name=spec.name,
-            settings=table_settings(spec.game, spec.settings, players),
-            created_by=staff.manager,
-        )
-    return table
+    return demo_table(
+        number=spec.number,
+        game=spec.game,
+        name=spec.name,
+        settings=table_settings(spec.game, spec.settings, players),
+        created_by=staff.manager,
+    )
 
 
 @dataclass

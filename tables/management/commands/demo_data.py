@@ -29,9 +29,10 @@ from establishment.demo import (
 from establishment.models import GamingSession, Player
 from establishment.roles import Role
 from establishment.services import gaming_session_open
+from tables.demo import demo_table
 from tables.engine.simulate.strategies import strategy_get
-from tables.models import AssignmentRole, Coup, Game, Table, TableEvent, TableSession
-from tables.services import record, staff_assign, table_create, table_session_open
+from tables.models import AssignmentRole, Coup, Game, TableEvent, TableSession
+from tables.services import record, staff_assign, table_session_open
 from tables.services.journal import last_seq_get
 from tables.simulated import RecordedTable
 
@@ -199,15 +200,13 @@ class Command(DemoCommand):
         names = iter(PLAYER_NAMES)
         member = 0
         for demo in DEMO_TABLES:
-            table = Table.objects.filter(number=demo.number, is_active=True).first()
-            if table is None:
-                table = table_create(
-                    number=demo.number,
-                    game=demo.game,
-                    settings=demo.settings,
-                    seat_count=demo.seat_count,
-                    created_by=manager,
-                )
+            table = demo_table(
+                number=demo.number,
+                game=demo.game,
+                settings=demo.settings,
+                seat_count=demo.seat_count,
+                created_by=manager,
+            )
             codes = []
             for _index in range(demo.players + demo.standing):
                 member += 1
