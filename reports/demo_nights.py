@@ -125,6 +125,7 @@ class DemoStaff:
     auditor: User
     croupiers: list[User]
     relief: User
+    changeurs: tuple[User, User]  # on duty at the first table, and his relief
 
 
 def demo_staff() -> DemoStaff:
@@ -136,6 +137,10 @@ def demo_staff() -> DemoStaff:
         auditor=demo_user("auditor", Role.AUDITOR),
         croupiers=[demo_user(f"croupier-n{spec.number}", Role.CROUPIER) for spec in NIGHT_TABLES],
         relief=demo_user("croupier-relief", Role.CROUPIER),
+        changeurs=(
+            demo_user("changeur-n31", Role.CHANGEUR),
+            demo_user("changeur-relief", Role.CHANGEUR),
+        ),
     )
 
 
@@ -205,13 +210,17 @@ def night_play(
             client=CLIENT,
         )
         croupier = staff.croupiers[index]
-        staff_assign(
-            table_session=seance,
-            staff=croupier,
-            role=AssignmentRole.CROUPIER,
-            assigned_by=staff.manager,
-            client=CLIENT,
-        )
+        duty = [(croupier, AssignmentRole.CROUPIER)]
+        if index == 0:
+            duty.append((staff.changeurs[0], AssignmentRole.CHANGEUR))
+        for person, role in duty:
+            staff_assign(
+                table_session=seance,
+                staff=person,
+                role=role,
+                assigned_by=staff.manager,
+                client=CLIENT,
+            )
         rng = random.Random(f"{seed}:{day}:{spec.number}")
         table = RecordedTable(
             seance,
@@ -247,15 +256,22 @@ def _events(play: Playing, index: int, coups: int, staff: DemoStaff, clock: Demo
     """What happens at a table through the night besides its coups."""
     seance = play.table.table_session
     if play.spec.number == 31 and index == coups // 2:
-        # The inspector relieves the croupier of the first table for the rest of the night.
-        staff_assign(
-            table_session=seance,
-            staff=staff.relief,
-            role=AssignmentRole.CROUPIER,
-            assigned_by=staff.inspector,
-            client=CLIENT,
-        )
+        # The inspector relieves the croupier and the changeur of the first table for the rest
+        # of the night.
+        for person, role in (
+            (staff.relief, AssignmentRole.CROUPIER),
+            (staff.changeurs[1], AssignmentRole.CHANGEUR),
+        ):
+            staff_assign(
+                table_session=seance,
+                staff=person,
+                role=role,
+                assigned_by=staff.inspector,
+                client=CLIENT,
+            )
         play.table.croupier = staff.relief
+    if play.spec.number == 34 and index == coups // 2:
+        _one_leaves_one_arrives(play)
     if play.spec.number == 33 and index == coups // 3:
         for step, reason in ((table_interrupt, "Cards to change"), (table_resume, "New cards")):
             clock.tick(90)
@@ -299,6 +315,21 @@ def _barred_refused(play: Playing, clock: DemoClock) -> None:
             client=CLIENT,
         )
     _resync(play.table)
+
+
+def _one_leaves_one_arrives(play: Playing) -> None:
+    """Between two coups (COM-3.8) a regular goes home, and a member who came late takes his
+    seat, checked at the door."""
+    table = play.table
+    while table.state.phase not in table.game.coup_start_phases:
+        table.apply(table.player.act(table.state))
+    banker = table.state.banker
+    seat = max(s for s, code in table.state.seating.seats if code != banker)
+    late = _players(
+        DemoTableSpec(play.spec.number, play.spec.game, "late"), count=len(table.codes) + 1
+    )[-1]
+    table.apply(Action("leave", CROUPIER, {"seat": seat}))
+    table.apply(Action("sit", CROUPIER, {"player": late, "seat": seat}))
 
 
 def _undo_a_slip(play: Playing) -> None:

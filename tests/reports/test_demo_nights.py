@@ -25,6 +25,7 @@ from tables.models import (
     CroupierAssignment,
     EventKind,
     LevyCharge,
+    SeatOccupancy,
     TableEvent,
     TableSession,
     VoidDecision,
@@ -62,6 +63,11 @@ def test_a_demo_night_replays_verifies_and_holds_a_real_evening(
     # What the night holds.
     first = seances[0]
     assert CroupierAssignment.objects.filter(table_session=first, role="croupier").count() == 2
+    assert CroupierAssignment.objects.filter(table_session=first, role="changeur").count() == 2
+    classique = seances[3]
+    stays = SeatOccupancy.objects.filter(table_session=classique)
+    assert stays.filter(left_at__lt=classique.closed_at).count() == 1  # one went home early
+    assert stays.filter(sat_at__gt=classique.opened_at).count() == 1  # one came late
     kinds = set(TableEvent.objects.filter(table_session__in=seances).values_list("kind", flat=True))
     assert {EventKind.UNDO, EventKind.VOID, EventKind.INTERRUPT, EventKind.RESUME} <= kinds
     assert VoidDecision.objects.filter(approved=True).count() == 1
