@@ -12,7 +12,7 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
 from django.db import IntegrityError, transaction
-from django.db.models import Q
+from django.db.models import F, Q
 
 from establishment.errors import DomainError, ErrorCode
 from establishment.models import Player
@@ -76,23 +76,35 @@ def accounts_for(owners: Sequence[str], ts: TableSession) -> dict[str, Account]:
     whatever the number of players (P2).
     """
     keys = _keys_of(sorted(set(owners)), ts)
-    condition = Q(pk__in=[])
-    for key in keys.values():
-        fields: dict[str, Any] = {"kind": key.kind, "place": key.place}
-        if key.member_number is not None:
-            fields["player__member_number"] = key.member_number
-        if key.gaming_session_id is not None:
-            fields["gaming_session_id"] = key.gaming_session_id
-        condition |= Q(**fields)
-    found = {
-        account_owner(
-            account.kind, account.player.member_number if account.player else None
-        ): account
-        for account in Account.objects.filter(condition).select_related("player")
-    }
+    # Unordered, and each with its player's member number only (not the player's row).
+    rows = (
+        Account.objects.filter(_accounts_condition(keys))
+        .order_by()
+        .annotate(member_number=F("player__member_number"))
+    )
+    found = {account_owner(row.kind, row.member_number): row for row in rows}
     if set(keys) <= set(found):
         return {owner: found[owner] for owner in owners}
     return _accounts_create(owners, keys)
+
+
+def _accounts_condition(keys: dict[str, AccountKey]) -> Q:
+    """The condition that reads the accounts of `keys`: one term for each kind of account at
+    its place, the players' together (the ORM builds a condition at a cost that grows with its
+    terms, and this one is built at every settled coup)."""
+    groups: dict[tuple[Any, ...], list[str]] = {}
+    for key in keys.values():
+        group = (key.kind, key.place, key.gaming_session_id, key.member_number is None)
+        groups.setdefault(group, []).append(key.member_number or "")
+    condition = Q(pk__in=[])
+    for (kind, place, gaming_session_id, no_player), members in groups.items():
+        fields: dict[str, Any] = {"kind": kind, "place": place}
+        if not no_player:
+            fields["player__member_number__in"] = sorted(members)
+        if gaming_session_id is not None:
+            fields["gaming_session_id"] = gaming_session_id
+        condition |= Q(**fields)
+    return condition
 
 
 def account_lookups(keys: dict[str, AccountKey]) -> tuple[dict[str, dict[str, Any]], Q]:
