@@ -15,8 +15,10 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass
 from datetime import date, timedelta
+from typing import Any
 
 from django.contrib.auth.models import Group, User
+from django.core.management.base import CommandParser
 from django.utils import timezone
 
 from establishment.demo import (
@@ -164,6 +166,19 @@ class Command(DemoCommand):
     allow_help = "Run even when DEBUG is off (tests). Demo accounts have known passwords."
     refusal = "demo_data creates accounts with known passwords: run it with DJANGO_DEBUG=true."
 
+    def add_arguments(self, parser: CommandParser) -> None:
+        super().add_arguments(parser)
+        parser.add_argument(
+            "--coups",
+            type=int,
+            default=TONIGHT_COUPS,
+            help=f"Coups at each table tonight ({TONIGHT_COUPS}; 0: every table at its start).",
+        )
+
+    def handle(self, *args: Any, **options: Any) -> None:
+        self.coups = options["coups"]
+        super().handle(*args, **options)
+
     def demo(self) -> None:
         clock = DemoClock(timezone.now() - TONIGHT_STARTED)
         with clock.running():
@@ -254,7 +269,7 @@ class Command(DemoCommand):
                     idempotency_key=key,
                     client=CLIENT,
                 )
-            if not Coup.objects.filter(table_session=table_session).exists():
+            if self.coups and not Coup.objects.filter(table_session=table_session).exists():
                 playing.append(
                     _tonight_table(table_session, croupier, codes[: demo.players], clock)
                 )
@@ -277,7 +292,7 @@ class Command(DemoCommand):
             logins.append((role, spare.username, password))
             spare.last_login = timezone.now()
             spare.save(update_fields=["last_login"])
-        _tonight_play(playing)
+        _tonight_play(playing, self.coups)
         return logins
 
 
@@ -303,10 +318,10 @@ def _tonight_table(
     )
 
 
-def _tonight_play(tables: list[RecordedTable]) -> None:
-    """`TONIGHT_COUPS` coups at each table, taking turns; then each one action into its next
-    coup (the croupier's screen offers what comes next)."""
-    for _round in range(TONIGHT_COUPS):
+def _tonight_play(tables: list[RecordedTable], coups: int) -> None:
+    """`coups` coups at each table, taking turns; then each one action into its next coup (the
+    croupier's screen offers what comes next)."""
+    for _round in range(coups):
         for table in tables:
             table.play_coup()
     for table in tables:
