@@ -29,6 +29,7 @@ from reports.odds.files import audit_csv, audit_records
 from reports.odds.replay import coups_replayed
 from reports.odds.selectors import odds_audit_get
 from tables.engine import Action
+from tables.engine.simulate.exact import LEVIED_MEASURES
 from tables.engine.simulate.measures import Tallies
 from tables.engine.simulate.runner import GAME_RUNS, table_settings
 from tables.models import TableEvent
@@ -359,3 +360,16 @@ def test_the_nightly_reaudit_raises_an_alert_for_the_drifting_table(
     assert {"banker_wins", "doublet"} <= {a.detail["measure"] for a in alerts}
     assert all(a.detail["coups"] == 40 for a in alerts)
     assert odds_check(night.gaming_session) == alerts  # raised once
+
+
+def test_pontoon_on_a_participation_fee_keeps_its_stored_frequencies() -> None:
+    """Pontoon's expected values are a stored simulation (docs/odds.md) at the house's levy: a
+    UK club's table on a participation fee (LV-6) plays the same cards, so its frequencies have
+    the same expected values; its money measures have none."""
+    uk = {"cagnotte_rate_bp": 0, "levy_model": "participation_fee", "fee_amount": 300}
+    default = coup_expected("pontoon", table_settings("pontoon", None, 4), ())
+    fee = coup_expected("pontoon", table_settings("pontoon", uk, 4), ())
+
+    assert {"banker_wins", "pontoon", "five_card_trick"} <= set(fee)
+    assert set(fee) == set(default) - LEVIED_MEASURES
+    assert all(fee[name] == default[name] for name in fee)

@@ -32,6 +32,7 @@ from pathlib import Path
 from typing import Any
 
 from tables.engine.money import BANKER_WIN, cagnotte_levy
+from tables.engine.settings import cagnotte_settings
 from tables.engine.simulate.players import tableau_draws
 from tables.engine.simulate.strategies import Strategy
 
@@ -438,21 +439,34 @@ def stored_simulation(game: str) -> dict[str, Any] | None:
 
 
 def _stored_values(game: str, settings: Mapping[str, Any], strategy: Strategy) -> dict[str, Exact]:
-    """The stored simulation's measures when it was made at this table with this strategy."""
+    """The stored simulation's measures when it was made at a table with this play and this
+    strategy: all of them at the same levy, the measures the levy does not move
+    (`LEVIED_MEASURES` apart) at another levy (a UK club's participation fee, LV-6)."""
     stored = stored_simulation(game)
     if stored is None:
         return {}
-    same = (
-        stored["settings"] == dict(settings)
+    same_play = (
+        _play_settings(stored["settings"]) == _play_settings(settings)
         and stored["strategy"] == strategy.name
         and stored["params"] == strategy.params_json()
     )
-    if not same:
+    if not same_play:
         return {}
+    same_levy = stored["settings"] == dict(settings)
     return {
         name: Exact(found["mean"], "simulation", found["se"], found["n"])
         for name, found in stored["measures"].items()
+        if same_levy or name not in LEVIED_MEASURES
     }
+
+
+# The settings of how the house is paid (COM-6.1, LV-1 to LV-4): they move the money measures
+# only, never how the cards fall or who wins.
+LEVY_SETTINGS = frozenset(setting.name for setting in cagnotte_settings())
+
+
+def _play_settings(settings: Mapping[str, Any]) -> dict[str, Any]:
+    return {name: value for name, value in settings.items() if name not in LEVY_SETTINGS}
 
 
 # -- by game -----------------------------------------------------------------------------------
