@@ -101,7 +101,9 @@ def test_a_post_after_another_workers_reads_the_missing_events_with_the_lock(
     assert answer.status_code == 200
     reads = [q["sql"] for q in queries.captured_queries if "seq >" in q["sql"]]
     assert len(reads) == 1, reads  # the tail, read once, with the lock: the screen needs none
-    head = next(n for n, q in enumerate(queries.captured_queries) if "MAX(seq)" in q["sql"])
+    head = next(
+        n for n, q in enumerate(queries.captured_queries) if "AND idempotency_key =" in q["sql"]
+    )  # the journal's head (tables/sql.py, `head_sql`)
     assert "seq >" in queries.captured_queries[head + 1]["sql"]  # the lock, the head, the tail
     whole = journal_build(floor.table_session, _events_of(floor.table_session))
     after = journal_cache.get((str(floor.table_session.public_id), whole.last_seq))
