@@ -213,14 +213,7 @@ def night_play(
         duty = [(croupier, AssignmentRole.CROUPIER)]
         if index == 0:
             duty.append((staff.changeurs[0], AssignmentRole.CHANGEUR))
-        for person, role in duty:
-            staff_assign(
-                table_session=seance,
-                staff=person,
-                role=role,
-                assigned_by=staff.manager,
-                client=CLIENT,
-            )
+        _on_duty(seance, duty, by=staff.manager)
         rng = random.Random(f"{seed}:{day}:{spec.number}")
         table = RecordedTable(
             seance,
@@ -247,6 +240,13 @@ def night_play(
     return session
 
 
+def _on_duty(seance: TableSession, duty: list[tuple[User, AssignmentRole]], *, by: User) -> None:
+    """Each of `duty` put on duty at the séance in his role, by `by` (a relief when someone
+    holds the role already)."""
+    for person, role in duty:
+        staff_assign(table_session=seance, staff=person, role=role, assigned_by=by, client=CLIENT)
+
+
 def _pause(clock: DemoClock, rng: random.Random) -> None:
     """The few seconds between two actions at a table."""
     clock.tick(rng.uniform(3, 9))
@@ -258,17 +258,11 @@ def _events(play: Playing, index: int, coups: int, staff: DemoStaff, clock: Demo
     if play.spec.number == 31 and index == coups // 2:
         # The inspector relieves the croupier and the changeur of the first table for the rest
         # of the night.
-        for person, role in (
+        relief = [
             (staff.relief, AssignmentRole.CROUPIER),
             (staff.changeurs[1], AssignmentRole.CHANGEUR),
-        ):
-            staff_assign(
-                table_session=seance,
-                staff=person,
-                role=role,
-                assigned_by=staff.inspector,
-                client=CLIENT,
-            )
+        ]
+        _on_duty(seance, relief, by=staff.inspector)
         play.table.croupier = staff.relief
     if play.spec.number == 34 and index == coups // 2:
         _one_leaves_one_arrives(play)
