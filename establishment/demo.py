@@ -125,6 +125,7 @@ class DemoCommand(BaseCommand):
     def handle(self, *args: Any, **options: Any) -> None:
         if not settings.DEBUG and not options["allow_without_debug"]:
             raise CommandError(self.refusal)
+        self.options = options  # what `demo` reads of the command line
         # The loaders write hundreds of thousands of rows: not into the query log that Django
         # keeps while DEBUG is on.
         with override_settings(DEBUG=False):

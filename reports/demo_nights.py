@@ -507,7 +507,9 @@ def _last_morning(last: GamingSession, staff: DemoStaff, clock: DemoClock) -> No
         [
             alert
             for alert in _open_alerts()
-            if not (alert.kind == AlertKind.CAGNOTTE_SHORTFALL and alert.gaming_session == last)
+            if not (
+                alert.kind == AlertKind.CAGNOTTE_SHORTFALL and alert.gaming_session_id == last.pk
+            )
         ],
         staff,
         clock,

@@ -8,8 +8,6 @@ Idempotent: nights already played are not played again.
 
 from __future__ import annotations
 
-from typing import Any
-
 from django.core.management.base import CommandParser
 
 from establishment.demo import DemoCommand
@@ -36,10 +34,6 @@ class Command(DemoCommand):
             help=f"Coups a table a night ({MONTH_COUPS}).",
         )
         parser.add_argument("--seed", type=int, default=1, help="The simulator's seed (1).")
-
-    def handle(self, *args: Any, **options: Any) -> None:
-        self.options = options
-        super().handle(*args, **options)
 
     def demo(self) -> None:
         if TableSession.objects.filter(table__number=NIGHT_TABLES[0].number).exists():

@@ -15,7 +15,6 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass
 from datetime import date, timedelta
-from typing import Any
 
 from django.contrib.auth.models import Group, User
 from django.core.management.base import CommandParser
@@ -175,10 +174,6 @@ class Command(DemoCommand):
             help=f"Coups at each table tonight ({TONIGHT_COUPS}; 0: every table at its start).",
         )
 
-    def handle(self, *args: Any, **options: Any) -> None:
-        self.coups = options["coups"]
-        super().handle(*args, **options)
-
     def demo(self) -> None:
         clock = DemoClock(timezone.now() - TONIGHT_STARTED)
         with clock.running():
@@ -269,7 +264,10 @@ class Command(DemoCommand):
                     idempotency_key=key,
                     client=CLIENT,
                 )
-            if self.coups and not Coup.objects.filter(table_session=table_session).exists():
+            if (
+                self.options["coups"]
+                and not Coup.objects.filter(table_session=table_session).exists()
+            ):
                 playing.append(
                     _tonight_table(table_session, croupier, codes[: demo.players], clock)
                 )
@@ -292,7 +290,7 @@ class Command(DemoCommand):
             logins.append((role, spare.username, password))
             spare.last_login = timezone.now()
             spare.save(update_fields=["last_login"])
-        _tonight_play(playing, self.coups)
+        _tonight_play(playing, self.options["coups"])
         return logins
 
 
