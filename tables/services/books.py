@@ -9,6 +9,7 @@ credit of `to`.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from functools import partial
 from typing import TYPE_CHECKING, Any
 
 from django.db import IntegrityError, transaction
@@ -75,6 +76,10 @@ def accounts_for(owners: Sequence[str], ts: TableSession) -> dict[str, Account]:
     Once the accounts exist (every coup after a player's first), one statement reads them all,
     whatever the number of players (P2).
     """
+    seance = str(ts.public_id)
+    known = _known.get(seance, {})
+    if all(owner in known for owner in owners):
+        return {owner: known[owner] for owner in owners}
     keys = _keys_of(sorted(set(owners)), ts)
     # Unordered, and each with its player's member number only (not the player's row).
     rows = (
@@ -84,8 +89,25 @@ def accounts_for(owners: Sequence[str], ts: TableSession) -> dict[str, Account]:
     )
     found = {account_owner(row.kind, row.member_number): row for row in rows}
     if set(keys) <= set(found):
-        return {owner: found[owner] for owner in owners}
-    return _accounts_create(owners, keys)
+        accounts: dict[str, Account] = {owner: found[owner] for owner in owners}
+    else:
+        accounts = _accounts_create(owners, keys)
+    transaction.on_commit(partial(_known_remember, seance, accounts))
+    return accounts
+
+
+# The accounts of each séance's owners this process has read or created, once their
+# transaction committed: an owner's account at a séance never changes (its kind, its player,
+# its place and gaming session are the séance's), and its row is never edited. Keyed by the
+# séance's public id (never reused); forgotten all at once past `KNOWN_KEPT` séances.
+_known: dict[str, dict[str, Account]] = {}
+KNOWN_KEPT = 1024
+
+
+def _known_remember(seance: str, accounts: dict[str, Account]) -> None:
+    if seance not in _known and len(_known) >= KNOWN_KEPT:
+        _known.clear()
+    _known.setdefault(seance, {}).update(accounts)
 
 
 def _accounts_condition(keys: dict[str, AccountKey]) -> Q:

@@ -16,8 +16,9 @@ the same in the database.
 
 from __future__ import annotations
 
-from datetime import datetime
-from typing import TYPE_CHECKING
+from datetime import UTC, datetime
+from functools import partial
+from typing import TYPE_CHECKING, Any
 
 from django.db import IntegrityError, transaction
 from django.utils import timezone
@@ -27,7 +28,7 @@ from ledger.models import Account
 from ledger.services import IdempotencyConflictError, Leg, post
 from tables.engine.money import PARTICIPATION_FEE
 from tables.engine.settlement import CAGNOTTE
-from tables.levy_periods import SEATING_FEE_MODELS, FeeTerms, Stay, fees_due
+from tables.levy_periods import SEATING_FEE_MODELS, FeeTerms, Stay, fees_due, period_finder
 from tables.models import (
     AssignmentRole,
     CroupierAssignment,
@@ -44,9 +45,10 @@ if TYPE_CHECKING:
 
 def fees_owed(
     table_session: TableSession, terms: FeeTerms, until: datetime
-) -> list[tuple[str, tuple[datetime, datetime]]]:
+) -> tuple[list[tuple[str, tuple[datetime, datetime]]], datetime]:
     """What the séance's seating owes up to `until` and is not charged yet: (player, period),
-    in the order the periods began."""
+    in the order the periods began; and the moment the next period begins (the end of all
+    time when nobody has sat down yet), before which the same seating owes nothing more."""
     rows = SeatOccupancy.objects.filter(table_session=table_session, sat_at__lte=until)
     found = list(
         rows.values_list(
@@ -57,10 +59,11 @@ def fees_owed(
         )
     )
     if not found:
-        return []
+        return [], NEVER
     stays = [Stay(player, sat_at, left_at) for player, sat_at, left_at, _zone in found]
+    time_zone = found[0][3]
     due = fees_due(
-        terms, stays, opened_at=table_session.opened_at, until=until, time_zone=found[0][3]
+        terms, stays, opened_at=table_session.opened_at, until=until, time_zone=time_zone
     )
     charged = LevyCharge.objects.filter(
         levy_model=terms.model, player__member_number__in={p for p, _ in due}
@@ -71,19 +74,37 @@ def fees_owed(
     owed = [
         (player, period) for (player, start), period in due.items() if (player, start) not in done
     ]
-    return sorted(owed, key=lambda item: (item[1][0], item[0]))
+    find = period_finder(terms, opened_at=table_session.opened_at, time_zone=time_zone)
+    return sorted(owed, key=lambda item: (item[1][0], item[0])), find(until)[1]
 
 
 def fees_charge(
-    table_session: TableSession, *, user: User, until: datetime | None = None
+    table_session: TableSession,
+    *,
+    user: User,
+    until: datetime | None = None,
+    seats: tuple[Any, ...] | None = None,
 ) -> list[LevyCharge]:
     """Charge what the séance's seating owes up to `until` (now) and is not charged yet, in
-    the caller's transaction; the charges made, in the order the periods began."""
+    the caller's transaction; the charges made, in the order the periods began.
+
+    `seats` is the seating the caller's journal holds (`record`, after each action): when the
+    last check at this séance, committed, saw the same seating and no period has begun since,
+    nothing can be owed (LV-3: a fee falls due when a player sits down or a period begins) and
+    the seating record is not read.
+    """
     terms = FeeTerms.of(table_session.settings)
     if terms is None:
         return []
     moment = until or timezone.now()
-    owed = fees_owed(table_session, terms, moment)
+    key = str(table_session.public_id)
+    if seats is not None:
+        quiet = _quiet.get(key)
+        if quiet is not None and quiet[0] == seats and moment < quiet[1]:
+            return []
+    owed, next_period = fees_owed(table_session, terms, moment)
+    if seats is not None:
+        transaction.on_commit(partial(_quiet_remember, key, seats, next_period))
     if not owed:
         return []
     accounts = accounts_for(sorted({p for p, _ in owed} | {CAGNOTTE}), table_session)
@@ -94,6 +115,20 @@ def fees_charge(
         if charge is not None:
             made.append(charge)
     return made
+
+
+# The last committed check of each séance in this process: the seating it saw, and when the next
+# period begins (`fees_charge`). Keyed by the séance's public id (never reused); a few hundred
+# séances a night, forgotten all at once past `QUIET_KEPT`.
+_quiet: dict[str, tuple[tuple[Any, ...], datetime]] = {}
+QUIET_KEPT = 4096
+NEVER = datetime.max.replace(tzinfo=UTC)
+
+
+def _quiet_remember(key: str, seats: tuple[Any, ...], until: datetime) -> None:
+    if len(_quiet) >= QUIET_KEPT:
+        _quiet.clear()
+    _quiet[key] = (seats, until)
 
 
 def _charge(

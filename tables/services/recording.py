@@ -174,7 +174,7 @@ def record(
         # LV-3: at a table on a time or participation fee, what the seating owes by now (a
         # player who sat down owes his period at once) is charged with the action; at any
         # other table, nothing (the séance's settings say so, no query).
-        fees_charge(locked, user=user)
+        fees_charge(locked, user=user, seats=after.state.seating.seats)
         write.append(
             EventKind.ACTION,
             after=after,

@@ -6,6 +6,8 @@ player and period, at the opening, with each action, from the periodic task and 
 from __future__ import annotations
 
 from datetime import UTC, datetime, timedelta
+from functools import partial
+from typing import Any
 
 import pytest
 from django.utils import timezone
@@ -15,7 +17,7 @@ from ledger.models import Entry, Transaction
 from tables.levy_periods import FeeTerms, Stay, fees_due, period_finder, periods_touched
 from tables.models import LevyCharge, TableSession
 from tables.selectors import player_position_get
-from tables.services import table_session_close
+from tables.services import levies, table_session_close
 from tables.services.levies import fees_charge, open_seating_fees_charge
 from tables.tasks import seating_fees_charge
 from tests.concurrency.kit import (
@@ -223,3 +225,48 @@ def test_lv3_2_a_player_standing_behind_the_table_is_not_charged(floor: Floor) -
     Croupier(table, floor.croupier).do("add_standing", player="W2")
 
     assert _charges(table_session=table) == [("V1", "participation_fee", 300)]
+
+
+def test_lv3_record_skips_the_seating_record_only_while_nothing_can_fall_due(
+    floor: Floor,
+    monkeypatch: pytest.MonkeyPatch,
+    django_capture_on_commit_callbacks: Any,
+) -> None:
+    """After each action `record` asks what the seating owes; once a committed check saw the
+    same seating and no period has begun since, nothing can be owed and the seating record is
+    not read. A player sitting down, or a new period, is charged with the next action."""
+    table = table_open(floor, "pontoon", CARD_ROOM_TIME, {1: "T1"})
+    players_ensure(["T2"])
+    opened = table.opened_at
+    reads: list[datetime] = []
+    real_owed = levies.fees_owed
+
+    def counted(table_session: TableSession, terms: FeeTerms, until: datetime) -> Any:
+        reads.append(until)
+        return real_owed(table_session, terms, until)
+
+    monkeypatch.setattr(levies, "fees_owed", counted)
+    croupier = Croupier(
+        table, floor.croupier, around=partial(django_capture_on_commit_callbacks, execute=True)
+    )
+
+    def do_at(minutes: int, type_: str, **params: Any) -> None:
+        monkeypatch.setattr(timezone, "now", lambda: opened + timedelta(minutes=minutes))
+        croupier.do(type_, **params)
+
+    do_at(1, "set_first_banker", seat=1)  # the first check of the séance: read
+    do_at(2, "sit", seat=2, player="T2")  # someone sat down: read, and charged at once
+    do_at(3, "start_coup")  # the same seating, the same period: not read
+    do_at(31, "deal_card", to=2, rank="10")  # a new period: read, both charged for it
+
+    assert [until - opened for until in reads] == [
+        timedelta(minutes=1),
+        timedelta(minutes=2),
+        timedelta(minutes=31),
+    ]
+    assert sorted((c[0], c[2]) for c in _charges(table_session=table)) == [
+        ("T1", 50),
+        ("T1", 50),
+        ("T2", 50),
+        ("T2", 50),
+    ]
