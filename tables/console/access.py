@@ -16,7 +16,7 @@ from establishment.errors import PermissionDeniedError
 from establishment.roles import Role
 from establishment.staff import roles_of
 from tables.memo import Memo
-from tables.models import TableSession
+from tables.models import AssignmentRole, TableSession
 from tables.services.writing import on_duty_exists
 
 if TYPE_CHECKING:
@@ -35,10 +35,15 @@ def sees_floor(user: Any) -> bool:
     return bool(roles_of(user) & FLOOR_ROLES)
 
 
-def on_duty_sessions(user: Any) -> QuerySet[TableSession]:
-    """The open tables where this croupier is on duty now."""
+def on_duty_sessions(
+    user: Any, role: AssignmentRole = AssignmentRole.CROUPIER
+) -> QuerySet[TableSession]:
+    """The open tables where this member of staff is on duty now in `role` (a croupier's, by
+    default)."""
     return (
-        TableSession.objects.filter(on_duty_exists(user, OuterRef("pk")), closed_at__isnull=True)
+        TableSession.objects.filter(
+            on_duty_exists(user, OuterRef("pk"), role), closed_at__isnull=True
+        )
         .select_related("table", "gaming_session")
         .order_by("table__number")
     )
@@ -82,8 +87,9 @@ def table_session_get(user: Any, public_id: Any) -> TableSession:
     if _on_duty(user, found):
         return found
     # A croupier relieved at this table still sees it, read-only, and is told so
-    # (`tables.selectors.relief_get`).
-    if Role.CROUPIER in roles_of(user) and found.assignments.filter(staff=user).exists():
+    # (`tables.selectors.relief_get`); its changeur sees it read-only, on duty or relieved.
+    working = roles_of(user) & {Role.CROUPIER, Role.CHANGEUR}
+    if working and found.assignments.filter(staff=user).exists():
         return found
     raise PermissionDeniedError("This table is not yours to see.")
 

@@ -18,6 +18,7 @@ from establishment.models import StaffPreference
 from establishment.roles import Role
 from tables.console.access import on_duty_sessions
 from tables.console.forms import LanguageForm
+from tables.models import AssignmentRole
 from tables.selectors import table_list
 
 if TYPE_CHECKING:
@@ -27,8 +28,9 @@ if TYPE_CHECKING:
 @require_GET
 @login_required
 def home(request: HttpRequest) -> HttpResponse:
-    """A croupier sees the tables he is on duty at now; an inspector, an auditor or a manager
-    the floor view; the reception its players; anyone else the list of tables."""
+    """A croupier sees the tables he is on duty at now, a changeur those he works at as their
+    changeur (each a click from its screen, read-only for him); an inspector, an auditor or a
+    manager the floor view; the reception its players; anyone else the list of tables."""
     roles = set(request.user.groups.values_list("name", flat=True))
     if roles & {Role.INSPECTOR, Role.AUDITOR, Role.MANAGER}:
         return HttpResponseRedirect(reverse("console:floor"))
@@ -36,6 +38,9 @@ def home(request: HttpRequest) -> HttpResponse:
         return HttpResponseRedirect(reverse("reception:players"))
     if Role.CROUPIER in roles:
         return render(request, "console/home.html", {"on_duty": on_duty_sessions(request.user)})
+    if Role.CHANGEUR in roles:
+        on_duty = on_duty_sessions(request.user, AssignmentRole.CHANGEUR)
+        return render(request, "console/home.html", {"on_duty": on_duty})
     return render(request, "console/home.html", {"tables": table_list(), "on_duty": None})
 
 

@@ -63,14 +63,17 @@ class TableClosedError(DomainError):
 # -- who may write ---------------------------------------------------------------------------
 
 
-def on_duty_exists(user: Any, table_session: OuterRef) -> Exists:
-    """Whether `user` is the croupier on duty at `table_session` now (an SQL expression; the
-    locking statement, `tables.sql.lock_sql`, says the same in SQL of its own)."""
+def on_duty_exists(
+    user: Any, table_session: OuterRef, role: AssignmentRole = AssignmentRole.CROUPIER
+) -> Exists:
+    """Whether `user` is on duty at `table_session` now in `role` (the croupier, by default: an
+    SQL expression; the locking statement, `tables.sql.lock_sql`, says the same in SQL of its
+    own)."""
     return Exists(
         CroupierAssignment.objects.filter(
             table_session=table_session,
             staff_id=getattr(user, "pk", None),
-            role=AssignmentRole.CROUPIER,
+            role=role,
             released_at__isnull=True,
         )
     )

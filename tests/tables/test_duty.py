@@ -362,3 +362,23 @@ def test_the_report_holds_every_duty_period_and_marks_a_forced_close(
         "reason": "a fight at the table",
         "left": [{"what": "coup_open", "phase": "banco_call"}],
     }
+
+
+def test_a_changeurs_home_lists_the_tables_he_works_at_and_lets_them_go_when_relieved(
+    floor: Floor,
+) -> None:
+    table = cf_table(floor)
+    changeur, relief = (UserFactory.create(roles=[Role.CHANGEUR]) for _ in range(2))
+    at_home = Client()
+    at_home.force_login(changeur)
+    screen = reverse("console:table", args=[table.public_id])
+    assert screen not in at_home.get(reverse("home")).content.decode()
+
+    staff_assign(table_session=table, staff=changeur, role="changeur", assigned_by=floor.inspector)
+    home = at_home.get(reverse("home")).content.decode()
+    assert 'data-testid="my-tables"' in home and f'href="{screen}"' in home
+    # His table's screen, read-only: a changeur records nothing.
+    assert 'name="duty" value="0"' in at_home.get(screen).content.decode()
+
+    staff_assign(table_session=table, staff=relief, role="changeur", assigned_by=floor.inspector)
+    assert screen not in at_home.get(reverse("home")).content.decode()
