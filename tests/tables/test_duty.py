@@ -377,8 +377,10 @@ def test_a_changeurs_home_lists_the_tables_he_works_at_and_lets_them_go_when_rel
     staff_assign(table_session=table, staff=changeur, role="changeur", assigned_by=floor.inspector)
     home = at_home.get(reverse("home")).content.decode()
     assert 'data-testid="my-tables"' in home and f'href="{screen}"' in home
-    # His table's screen, read-only: a changeur records nothing.
-    assert 'name="duty" value="0"' in at_home.get(screen).content.decode()
+    # His table's screen, read-only, and saying so: a changeur records nothing.
+    page = at_home.get(screen).content.decode()
+    assert 'name="duty" value="0"' in page and 'data-testid="read-only"' in page
+    assert 'hx-post="undo/"' not in page
 
     staff_assign(table_session=table, staff=relief, role="changeur", assigned_by=floor.inspector)
     assert screen not in at_home.get(reverse("home")).content.decode()
