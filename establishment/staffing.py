@@ -5,8 +5,9 @@ Every write here is keyword-only, atomic, checked (a manager, `establishment.rol
 one's own password: oneself) and audited in the same transaction (docs/conventions.md, rules 2,
 3 and 7). No password, old or new, is ever written to the audit log or a log line.
 
-The house must not lock itself out: a manager cannot deactivate himself nor take his own manager
-role away, so at least one active manager — the one acting — always remains.
+The house must not lock itself out, and nobody grants himself access: a manager cannot deactivate
+himself nor change his own roles (another manager must), so at least one active manager — the
+one acting — always remains, and every role a person holds was given by someone else.
 
 Deactivating a member of staff ends what he is logged in with at once: his browser sessions (the
 rows of `django.contrib.sessions`, through the session engine so a cached copy goes too) and his
@@ -151,15 +152,14 @@ def staff_create(
 def staff_roles_set(
     *, staff: User, roles: Iterable[str], set_by: User, client: str = ""
 ) -> list[str]:
-    """Give a member of staff exactly these roles (a manager); a manager keeps his own manager
-    role. Counts at his next request (`establishment.staff`). Returns the roles he holds now."""
+    """Give a member of staff exactly these roles (a manager, never his own: another manager
+    changes them). Counts at his next request (`establishment.staff`). Returns the roles he
+    holds now."""
     role_required(set_by, MANAGERS, "set the roles of a member of staff")
     wanted = _roles_parsed(roles)
     locked = _locked(staff)
-    if locked.pk == set_by.pk and Role.MANAGER not in wanted:
-        raise InvalidStateError(
-            _("You cannot take your own manager role away: ask another manager.")
-        )
+    if locked.pk == set_by.pk:
+        raise InvalidStateError(_("You cannot change your own roles: ask another manager."))
     old = _roles_of(locked)
     if old == wanted:
         return wanted

@@ -125,8 +125,7 @@ _member_change = post_schema(responses=StaffMemberOutputSerializer, tags=["estab
 
 @_member_change
 class StaffRolesSetApi(_MemberChangeApi):
-    """Give a member of staff exactly these roles (managers); a manager keeps his own manager
-    role (409)."""
+    """Give a member of staff exactly these roles (managers); nobody changes his own (409)."""
 
     action = "set the roles of a member of staff"
 

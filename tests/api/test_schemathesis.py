@@ -16,13 +16,12 @@ Left out: `max_response_time`, not set (CI machines are shared; speed is the ben
 docs/conventions.md) and `object_level_authorization` (it needs two users' resources declared to
 it; who may see what is tests/api/test_permissions.py's).
 
-At least 10,000 requests in all, counted and printed per phase; the stateful phase must reach a
-real table's record through the links at least once (anything but 404). What the record then
-answers depends on the walk the seed draws from the schema, the data and the worker: recorded
-(2xx), refused by the game's rules for the table's state (422), a stale number (409), or 403
-when an earlier step of the walk took the inspector role away from the token's own user
-(`POST /api/staff/{username}/roles/`, which a manager may do to himself but for his manager
-role). Marked `slow`: about two minutes on SQLite.
+At least 10,000 requests in all, counted and printed per phase; the stateful phase must reach
+the engine through the links at least once: a record sent with the séance's current number
+(from the state's link), recorded (2xx) or refused by the game's rules for the state the table
+is in (422). Which of the two depends on the walk the seed draws from the schema and the data.
+The walk cannot take the token's user's roles away (`POST /api/staff/{username}/roles/`):
+nobody changes his own roles. Marked `slow`: about two minutes on SQLite.
 """
 
 from __future__ import annotations
@@ -256,4 +255,6 @@ def test_the_api_answers_as_its_schema_says(client_for: Any) -> None:
     stateful_records = {
         status for phase, label, status in answered if phase == "stateful" and label == RECORD
     }
-    assert stateful_records - {404}, stateful_records  # a real table, reached by the links
+    assert any(200 <= status < 300 or status == 422 for status in stateful_records), (
+        stateful_records
+    )

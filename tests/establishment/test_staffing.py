@@ -189,10 +189,14 @@ def test_a_manager_cannot_lock_himself_out(manager: User) -> None:
         staff_deactivate(staff=manager, deactivated_by=manager)
     with pytest.raises(InvalidStateError):
         staff_roles_set(staff=manager, roles=[Role.INSPECTOR], set_by=manager)
+    # Nor add a role to his own: nobody grants himself access (the auditor's, say).
+    with pytest.raises(InvalidStateError, match="your own roles"):
+        staff_roles_set(staff=manager, roles=[Role.MANAGER, Role.AUDITOR], set_by=manager)
     manager.refresh_from_db()
     assert manager.is_active and _roles(manager) == {Role.MANAGER}
-    # He may add roles to his own, keeping the manager's.
-    staff_roles_set(staff=manager, roles=[Role.MANAGER, Role.AUDITOR], set_by=manager)
+    # Another manager may.
+    other = _user("deputy", Role.MANAGER)
+    staff_roles_set(staff=manager, roles=[Role.MANAGER, Role.AUDITOR], set_by=other)
     assert _roles(manager) == {Role.MANAGER, Role.AUDITOR}
 
 
@@ -412,6 +416,9 @@ def test_the_member_screen_refuses_to_lock_the_manager_out(manager: User) -> Non
     assert answer.status_code == 409 and "yourself" in _problem(answer.content.decode())
     answer = browser.post("/staff/members/boss/roles/", {"roles": ["auditor"]})
     assert answer.status_code == 409
+    # His own page shows his roles, not a form to change them.
+    own = browser.get("/staff/members/boss/").content.decode()
+    assert 'data-testid="own-roles"' in own and 'action="/staff/members/boss/roles/"' not in own
     answer = browser.post("/staff/members/boss/roles/", {"roles": ["king"]})
     assert answer.status_code == 422
     manager.refresh_from_db()
