@@ -7,7 +7,7 @@ corrections. `TableSession` is the row `tables.services.record` locks while it s
 from __future__ import annotations
 
 import uuid
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from django.core.exceptions import ValidationError
 from django.db import models
@@ -36,6 +36,9 @@ from tables.engine.registry import GAME_CHOICES
 from tables.stock_models import StockItem
 from tables.ticket_models import TicketBook as TicketBook  # the ticket books are its models
 from tables.validation import table_settings_validate
+
+if TYPE_CHECKING:
+    from django_stubs_ext import StrOrPromise
 
 MAX_SEAT_COUNT = 30  # more seats than any physical table has; catches typos
 
@@ -113,36 +116,34 @@ class Table(models.Model):
         # played keeps its game (its sessions, journal and reports read it): refuse a change
         # even when clean() was skipped (the admin writes nothing; every change goes through
         # tables.services, issue 13).
-        if self.pk is not None and not self._state.adding:
-            stored = Table.objects.filter(pk=self.pk).values_list("number", "game").first()
-            if stored is not None:
-                if stored[0] != self.number:
-                    raise ImmutableFieldError(
-                        _("A table's number never changes; create a new table.")
-                    )
-                if stored[1] != self.game and self.sessions.exists():
-                    raise ImmutableFieldError(
-                        _("This table has been played; its game cannot change.")
-                    )
+        if not self._state.adding:
+            changed = self._fixed_field_changed()
+            if changed is not None:
+                raise ImmutableFieldError(changed[1])
         super().save(*args, **kwargs)
 
     def clean(self) -> None:
         super().clean()
-        if self.pk is not None:
-            stored = Table.objects.filter(pk=self.pk).values("number", "game").first()
-            if stored is not None:
-                if stored["number"] != self.number:
-                    raise ValidationError(
-                        {"number": _("A table's number never changes; create a new table.")}
-                    )
-                if stored["game"] != self.game and self.sessions.exists():
-                    raise ValidationError(
-                        {"game": _("This table has been played; its game cannot change.")}
-                    )
+        changed = self._fixed_field_changed()
+        if changed is not None:
+            raise ValidationError({changed[0]: changed[1]})
         if self.game in Game.values and self.seat_count is not None:
             self.settings = table_settings_validate(
                 game=self.game, settings=self.settings, seat_count=self.seat_count
             )
+
+    def _fixed_field_changed(self) -> tuple[str, StrOrPromise] | None:
+        """The field of a stored table that has changed and may not (its number; its game once
+        it has been played), with the words that refuse it, else None: the one check `save`
+        and `clean` both make."""
+        if self.pk is not None:
+            stored = Table.objects.filter(pk=self.pk).values_list("number", "game").first()
+            if stored is not None:
+                if stored[0] != self.number:
+                    return "number", _("A table's number never changes; create a new table.")
+                if stored[1] != self.game and self.sessions.exists():
+                    return "game", _("This table has been played; its game cannot change.")
+        return None
 
 
 class TableSession(models.Model):

@@ -4,7 +4,7 @@ rule 2)."""
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from django.contrib.auth.models import User
 from django.db.models import Exists, OuterRef, Prefetch, QuerySet, Sum
@@ -19,6 +19,7 @@ from tables.models import (
     BankTenure,
     Coup,
     CroupierAssignment,
+    LevyCharge,
     Sabot,
     SeatOccupancy,
     Table,
@@ -39,6 +40,9 @@ from tables.services.journal import (
 from tables.sql import recent_coups_sql, void_flags_converted
 from tables.stock_models import StockAssignment, StockItem
 
+if TYPE_CHECKING:
+    from uuid import UUID
+
 
 def table_list(*, active_only: bool = True) -> QuerySet[Table]:
     """Tables by number, each with its open session (if any) and who sits there."""
@@ -55,6 +59,48 @@ def table_list(*, active_only: bool = True) -> QuerySet[Table]:
     return tables.prefetch_related(
         Prefetch("sessions", queryset=open_sessions, to_attr="open_sessions")
     ).order_by("number")
+
+
+def table_session_list(*, visible: QuerySet[TableSession]) -> QuerySet[TableSession]:
+    """The table sessions of `visible` (those a caller may see), newest first, each with its
+    table, its gaming session and who opened and closed it."""
+    return visible.select_related("table", "gaming_session", "opened_by", "closed_by").order_by(
+        "-opened_at", "-pk"
+    )
+
+
+def open_table_session_get(*, public_id: UUID) -> TableSession | None:
+    """The open table session with this public id, else None (closed, or no such one): the
+    séance an item of the house's stock or a ticket book is assigned to."""
+    return TableSession.objects.filter(public_id=public_id, closed_at__isnull=True).first()
+
+
+def seat_occupancy_list(*, table_session: TableSession) -> QuerySet[SeatOccupancy]:
+    """Who sat where and when at a table session, in the order they sat down."""
+    return (
+        SeatOccupancy.objects.filter(table_session=table_session)
+        .select_related("player")
+        .order_by("sat_at", "seat_number", "pk")
+    )
+
+
+def levy_charge_list(*, table_session: TableSession) -> QuerySet[LevyCharge]:
+    """The fees charged at a table session from its seating (docs/rules/levy.md, LV-3), in the
+    order they were charged, each with its player and its ledger transaction."""
+    return (
+        LevyCharge.objects.filter(table_session=table_session)
+        .select_related("player", "transaction")
+        .order_by("charged_at", "pk")
+    )
+
+
+def sabot_list(*, table_session: TableSession) -> QuerySet[Sabot]:
+    """The sabots of a table session by number, each with who brought it in."""
+    return (
+        Sabot.objects.filter(table_session=table_session)
+        .select_related("opened_by")
+        .order_by("number")
+    )
 
 
 @dataclass(frozen=True)
@@ -231,8 +277,12 @@ def void_request_pending_list(
 
 
 def bank_tenure_list(*, table_session: TableSession) -> QuerySet[BankTenure]:
-    """The register of bankers of a table session (art. 71)."""
-    return BankTenure.objects.filter(table_session=table_session).select_related("player")
+    """The register of bankers of a table session (art. 71), in order."""
+    return (
+        BankTenure.objects.filter(table_session=table_session)
+        .select_related("player")
+        .order_by("seq")
+    )
 
 
 def player_position_get(*, player: Player, gaming_session: GamingSession) -> int:

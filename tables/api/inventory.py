@@ -21,6 +21,7 @@ from establishment.http.permissions import as_user
 from establishment.http.serializers import allowed_body
 from establishment.roles import SUPERVISORS
 from tables.models import TableSession
+from tables.selectors import open_table_session_get
 
 # What every item of the house's stock answers with, after what names it (`HouseStock`).
 HOUSE_STOCK_FIELDS = [
@@ -42,8 +43,8 @@ class SeanceAssignmentSerializer(serializers.ModelSerializer[Any]):
 
 
 def open_seance_get(public_id: UUID) -> TableSession:
-    """The open table session an item is assigned to, by its public id."""
-    seance = TableSession.objects.filter(public_id=public_id, closed_at__isnull=True).first()
+    """The open table session an item is assigned to, by its public id; 404 when there is none."""
+    seance = open_table_session_get(public_id=public_id)
     if seance is None:
         raise NotFoundError("No such open table session.")
     return seance

@@ -41,7 +41,15 @@ from tables.models import (
     Table,
     TableSession,
 )
-from tables.selectors import bank_tenure_list, table_list
+from tables.selectors import (
+    bank_tenure_list,
+    duty_period_list,
+    levy_charge_list,
+    sabot_list,
+    seat_occupancy_list,
+    table_list,
+    table_session_list,
+)
 from tables.services import (
     sabot_open,
     staff_assign,
@@ -198,11 +206,7 @@ class TableSessionListApi(ListApi):
     """Table sessions (a table opened in a gaming session) the caller may see, newest first."""
 
     def get(self, request: Request) -> Response:
-        sessions = (
-            visible_table_sessions(request.user)
-            .select_related("table", "gaming_session", "opened_by", "closed_by")
-            .order_by("-opened_at", "-pk")
-        )
+        sessions = table_session_list(visible=visible_table_sessions(request.user))
         return self.page(request, sessions)
 
 
@@ -301,11 +305,7 @@ class SeatListApi(TableSessionRowsApi):
             fields = ["seat_number", "player", "sat_at", "left_at"]
 
     def rows(self, table_session: TableSession) -> QuerySet[SeatOccupancy]:
-        return (
-            SeatOccupancy.objects.filter(table_session=table_session)
-            .select_related("player")
-            .order_by("sat_at", "seat_number", "pk")
-        )
+        return seat_occupancy_list(table_session=table_session)
 
 
 @list_api(filterset=ListFilter, tags=["table sessions"])
@@ -331,11 +331,7 @@ class LevyChargeListApi(TableSessionRowsApi):
             ]
 
     def rows(self, table_session: TableSession) -> QuerySet[LevyCharge]:
-        return (
-            LevyCharge.objects.filter(table_session=table_session)
-            .select_related("player", "transaction")
-            .order_by("charged_at", "pk")
-        )
+        return levy_charge_list(table_session=table_session)
 
 
 # -- croupier assignments --------------------------------------------------------------------
@@ -358,11 +354,7 @@ class AssignmentListApi(TableSessionRowsApi):
     """Croupiers and changeurs who worked (or work now) at a table session."""
 
     def rows(self, table_session: TableSession) -> QuerySet[CroupierAssignment]:
-        return (
-            CroupierAssignment.objects.filter(table_session=table_session)
-            .select_related("staff", "assigned_by", "released_by")
-            .order_by("assigned_at", "pk")
-        )
+        return duty_period_list(table_session=table_session)
 
 
 class _DutyChangeApi(APIView):
@@ -453,8 +445,7 @@ class SabotListApi(TableSessionRowsApi):
     """The sabots (shoes, packs) of a table session, numbered 1, 2, … in order."""
 
     def rows(self, table_session: TableSession) -> QuerySet[Sabot]:
-        sabots = Sabot.objects.filter(table_session=table_session).select_related("opened_by")
-        return sabots.order_by("number")
+        return sabot_list(table_session=table_session)
 
 
 @post_schema(responses={201: SabotOutputSerializer}, tags=["table sessions"])
@@ -493,4 +484,4 @@ class BankTenureListApi(TableSessionRowsApi):
             fields = ["seq", "player", "how", "first_coup_number", "started_at"]
 
     def rows(self, table_session: TableSession) -> QuerySet[BankTenure]:
-        return bank_tenure_list(table_session=table_session).order_by("seq")
+        return bank_tenure_list(table_session=table_session)

@@ -23,7 +23,7 @@ from establishment.http import console as screen
 from tables.console.access import is_inspector
 from tables.console.floor import floor_check, inspector_check
 from tables.models import TableSession
-from tables.selectors import stock_list
+from tables.selectors import open_table_session_get, stock_list
 from tables.services.inventory import ranges_parse
 from tables.services.stock import stock_assign, stock_destroy, stock_receive, stock_return
 from tables.services.tickets import (
@@ -170,7 +170,7 @@ def _open_seance(request: ConsoleRequest) -> TableSession:
         chosen = UUID(str(request.POST.get("table_session", "")))
     except ValueError:
         raise DomainError(_("Choose an open table.")) from None
-    seance = TableSession.objects.filter(public_id=chosen, closed_at__isnull=True).first()
+    seance = open_table_session_get(public_id=chosen)
     if seance is None:
         raise DomainError(_("Choose an open table."))
     return seance
