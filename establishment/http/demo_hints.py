@@ -2,8 +2,8 @@
 
 `demo_hint` is a template context processor (registered in `casino/settings.py`): with the
 setting `DEMO_HINTS` on (`make demo` turns it on; off everywhere else), the landing page of a
-member of staff (the one `home` sends him to: the floor for a manager, an auditor or an
-inspector, the players for the reception, his tables for a croupier or a changeur) gives
+member of staff (the one `home` sends him to: the floor for a manager or an inspector, the
+desk for an auditor, the players for the reception, his tables for a croupier or a changeur) gives
 `demo_hint`, the two lines of his first role in `HINTS`' order, which `templates/base.html`
 draws above the page. Lazy, as the navigation: a partial never pays for it.
 """
@@ -24,7 +24,7 @@ if TYPE_CHECKING:
     from django_stubs_ext import StrPromise
 
 # The pages a login lands on (`tables.console.home.home` and where it redirects), by URL name.
-LANDING_PAGES = frozenset({"home", "console:floor", "reception:players"})
+LANDING_PAGES = frozenset({"home", "console:floor", "audit:index", "reception:players"})
 
 # By role, in the order `home` chooses the landing page; each two lines.
 HINTS: tuple[tuple[str, tuple[StrPromise, StrPromise]], ...] = (

@@ -29,11 +29,14 @@ if TYPE_CHECKING:
 @login_required
 def home(request: HttpRequest) -> HttpResponse:
     """A croupier sees the tables he is on duty at now, a changeur those he works at as their
-    changeur (each a click from its screen, read-only for him); an inspector, an auditor or a
-    manager the floor view; the reception its players; anyone else the list of tables."""
+    changeur (each a click from its screen, read-only for him); an inspector or a manager the
+    floor view; an auditor his desk (the alerts to acknowledge, where his work starts); the
+    reception its players; anyone else the list of tables."""
     roles = set(request.user.groups.values_list("name", flat=True))
-    if roles & {Role.INSPECTOR, Role.AUDITOR, Role.MANAGER}:
+    if roles & {Role.INSPECTOR, Role.MANAGER}:
         return HttpResponseRedirect(reverse("console:floor"))
+    if Role.AUDITOR in roles:
+        return HttpResponseRedirect(reverse("audit:index"))
     if Role.RECEPTION in roles:
         return HttpResponseRedirect(reverse("reception:players"))
     if Role.CROUPIER in roles:

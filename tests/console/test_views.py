@@ -15,8 +15,10 @@ from django.test import Client
 from django.urls import reverse
 
 from establishment.models import StaffPreference
+from establishment.roles import Role
 from tables.models import Coup, TableEvent, VoidDecision
 from tests.console.conftest import Floor
+from tests.factories import UserFactory
 
 pytestmark = pytest.mark.django_db
 HX = {"HX-Request": "true"}
@@ -342,6 +344,9 @@ def test_home_sends_each_role_to_its_screen(floor: Floor, croupier_client: Clien
     inspector = Client()
     inspector.force_login(floor.inspector)
     assert inspector.get(reverse("home"))["Location"] == reverse("console:floor")
+    auditor = Client()
+    auditor.force_login(UserFactory.create(roles=[Role.AUDITOR]))
+    assert auditor.get(reverse("home"))["Location"] == reverse("audit:index")
 
 
 def test_language_is_chosen_per_user(floor: Floor, croupier_client: Client) -> None:
