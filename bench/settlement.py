@@ -24,8 +24,9 @@ in bench/settlement_night.py). Then:
    - nothing precomputed: from sending `ledger.settle_session` to the stored report;
    - as in production: the tables close during the night (`table_session_close`, which sends
      each table's reconciliation to the worker) but the last `--open-at-close`; once the worker
-     has reconciled those, the session is closed (`gaming_session_close`) and timed from that
-     call to the stored report. Between runs the bench reopens the night (an UPDATE, bench
+     has reconciled those, the last tables close and then the session (`gaming_session_close`;
+     a session closes once every table has), timed from the last tables' close to the stored
+     report. Between runs the bench reopens the night (an UPDATE, bench
      only) and deletes the report and the stored reconciliations.
 """
 
@@ -281,8 +282,9 @@ def through_worker(
     `cold`: nothing reconciled before; `settle_session` sent, timed to the stored report.
     `night`: as in production, the tables close through the night (`table_session_close`, each
     sending its reconciliation to the worker) but the last `open_at_close`; once the worker has
-    reconciled those, the manager closes the session (`gaming_session_close` closes the last
-    tables, which send theirs, and sends the report), timed from the close to the stored report.
+    reconciled those, the last tables close and the manager closes the session (a gaming session
+    closes once every table has: `gaming_session_close` sends the report), timed from the last
+    tables' close to the stored report.
     """
     if not os.environ.get("CELERY_BROKER_URL", ""):
         return {"skipped": "set CELERY_BROKER_URL to a Redis database to measure a real worker"}
@@ -309,6 +311,7 @@ def through_worker(
         )
         table_sessions.sort(key=lambda ts: ts.table.number)
         early = table_sessions[: max(len(table_sessions) - open_at_close, 0)]
+        late = table_sessions[len(early) :]
         for _ in range(runs):
             _report_reset(session)
             _reopen(session)
@@ -325,6 +328,8 @@ def through_worker(
             )
             session.refresh_from_db()
             started = time.perf_counter()
+            for ts in late:
+                table_session_close(table_session=ts, user=user)
             gaming_session_close(gaming_session=session, user=user)
             _wait_until(lambda: _report_done(session), "report")
             night.append(time.perf_counter() - started)
