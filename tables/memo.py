@@ -23,19 +23,30 @@ class Memo(Generic[V]):
         self._items: OrderedDict[Hashable, tuple[float, V]] = OrderedDict()
         self._lock = threading.Lock()
 
-    def get_or_compute(self, key: Hashable, compute: Callable[[], V]) -> V:
+    def get(self, key: Hashable) -> V | None:
+        """The value kept for `key`, or None."""
         now = time.monotonic()
         with self._lock:
             found = self._items.get(key)
             if found is not None and (self._lifetime is None or now - found[0] < self._lifetime):
                 self._items.move_to_end(key)
                 return found[1]
-        value = compute()
+        return None
+
+    def put(self, key: Hashable, value: V) -> None:
+        """Keep `value` for `key` (a writer's, once its transaction committed, say)."""
         with self._lock:
-            self._items[key] = (now, value)
+            self._items[key] = (time.monotonic(), value)
             self._items.move_to_end(key)
             while len(self._items) > self._size:
                 self._items.popitem(last=False)
+
+    def get_or_compute(self, key: Hashable, compute: Callable[[], V]) -> V:
+        found = self.get(key)
+        if found is not None:
+            return found
+        value = compute()
+        self.put(key, value)
         return value
 
     def clear(self) -> None:

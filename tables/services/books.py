@@ -20,6 +20,7 @@ from establishment.models import Player
 from ledger.models import Account, Transaction
 from ledger.services import Leg, post
 from tables.engine import Transfer
+from tables.memo import Memo
 from tables.models import TableSession
 from tables.postings import AccountKey, account_owner, owner_account_key, table_session_place
 
@@ -77,7 +78,7 @@ def accounts_for(owners: Sequence[str], ts: TableSession) -> dict[str, Account]:
     whatever the number of players (P2).
     """
     seance = str(ts.public_id)
-    known = _known.get(seance, {})
+    known = _known.get(seance) or {}
     if all(owner in known for owner in owners):
         return {owner: known[owner] for owner in owners}
     keys = _keys_of(sorted(set(owners)), ts)
@@ -92,22 +93,15 @@ def accounts_for(owners: Sequence[str], ts: TableSession) -> dict[str, Account]:
         accounts: dict[str, Account] = {owner: found[owner] for owner in owners}
     else:
         accounts = _accounts_create(owners, keys)
-    transaction.on_commit(partial(_known_remember, seance, accounts))
+    transaction.on_commit(partial(_known.put, seance, known | accounts))
     return accounts
 
 
 # The accounts of each séance's owners this process has read or created, once their
 # transaction committed: an owner's account at a séance never changes (its kind, its player,
 # its place and gaming session are the séance's), and its row is never edited. Keyed by the
-# séance's public id (never reused); forgotten all at once past `KNOWN_KEPT` séances.
-_known: dict[str, dict[str, Account]] = {}
-KNOWN_KEPT = 1024
-
-
-def _known_remember(seance: str, accounts: dict[str, Account]) -> None:
-    if seance not in _known and len(_known) >= KNOWN_KEPT:
-        _known.clear()
-    _known.setdefault(seance, {}).update(accounts)
+# séance's public id (never reused).
+_known: Memo[dict[str, Account]] = Memo(size=1024)
 
 
 def _accounts_condition(keys: dict[str, AccountKey]) -> Q:

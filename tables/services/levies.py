@@ -29,6 +29,7 @@ from ledger.services import IdempotencyConflictError, Leg, post
 from tables.engine.money import PARTICIPATION_FEE
 from tables.engine.settlement import CAGNOTTE
 from tables.levy_periods import SEATING_FEE_MODELS, FeeTerms, Stay, fees_due, period_finder
+from tables.memo import Memo
 from tables.models import (
     AssignmentRole,
     CroupierAssignment,
@@ -104,7 +105,7 @@ def fees_charge(
             return []
     owed, next_period = fees_owed(table_session, terms, moment)
     if seats is not None:
-        transaction.on_commit(partial(_quiet_remember, key, seats, next_period))
+        transaction.on_commit(partial(_quiet.put, key, (seats, next_period)))
     if not owed:
         return []
     accounts = accounts_for(sorted({p for p, _ in owed} | {CAGNOTTE}), table_session)
@@ -118,17 +119,9 @@ def fees_charge(
 
 
 # The last committed check of each séance in this process: the seating it saw, and when the next
-# period begins (`fees_charge`). Keyed by the séance's public id (never reused); a few hundred
-# séances a night, forgotten all at once past `QUIET_KEPT`.
-_quiet: dict[str, tuple[tuple[Any, ...], datetime]] = {}
-QUIET_KEPT = 4096
+# period begins (`fees_charge`). Keyed by the séance's public id (never reused).
+_quiet: Memo[tuple[tuple[Any, ...], datetime]] = Memo(size=4096)
 NEVER = datetime.max.replace(tzinfo=UTC)
-
-
-def _quiet_remember(key: str, seats: tuple[Any, ...], until: datetime) -> None:
-    if len(_quiet) >= QUIET_KEPT:
-        _quiet.clear()
-    _quiet[key] = (seats, until)
 
 
 def _charge(
