@@ -16,6 +16,7 @@ from django_htmx.http import HttpResponseClientRefresh
 from establishment.http.console import console_view, staff_of
 from establishment.models import StaffPreference
 from establishment.roles import Role
+from establishment.staff import roles_of
 from tables.console.access import on_duty_sessions
 from tables.console.forms import LanguageForm
 from tables.models import AssignmentRole
@@ -32,7 +33,7 @@ def home(request: HttpRequest) -> HttpResponse:
     changeur (each a click from its screen, read-only for him); an inspector or a manager the
     floor view; an auditor his desk (the alerts to acknowledge, where his work starts); the
     reception its players; anyone else the list of tables."""
-    roles = set(request.user.groups.values_list("name", flat=True))
+    roles = roles_of(request.user)
     if roles & {Role.INSPECTOR, Role.MANAGER}:
         return HttpResponseRedirect(reverse("console:floor"))
     if Role.AUDITOR in roles:
