@@ -421,6 +421,24 @@ def last_seqs_get(*, table_session_ids: Iterable[int]) -> dict[int, int]:
     return {ts_id: int(found.get(ts_id) or 0) for ts_id in ids}
 
 
+def unreconciled_table_session_ids(*, gaming_session_id: int) -> list[int]:
+    """The gaming session's table sessions without a reconciliation stored for their journal as
+    it is, the longest journal first."""
+    ids = list(
+        table_models.TableSession.objects.filter(gaming_session_id=gaming_session_id)
+        .order_by("pk")
+        .values_list("pk", flat=True)
+    )
+    seqs = last_seqs_get(table_session_ids=ids)
+    stored = set(
+        TableReconciliation.objects.filter(table_session_id__in=ids).values_list(
+            "table_session_id", "last_seq"
+        )
+    )
+    pending = [pk for pk in ids if (pk, seqs[pk]) not in stored]
+    return sorted(pending, key=lambda pk: -seqs[pk])
+
+
 def table_reconciliation_list(*, table_session_ids: Iterable[int]) -> list[TableReconciliation]:
     """Stored reconciliations of these table sessions (deferred summary: read only if used)."""
     return list(

@@ -12,7 +12,7 @@ import gc
 import json
 import logging
 from collections import defaultdict
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from functools import partial
 from itertools import groupby
@@ -66,6 +66,7 @@ from reports.selectors import (
     settlement_rows_get,
     table_reconciliation_list,
     table_reconciliation_summaries_get,
+    unreconciled_table_session_ids,
 )
 from tables.models import TableSession
 
@@ -301,12 +302,17 @@ def job_claim(model: type[Any], pk: int) -> bool:
     return bool(claimed)
 
 
-def settlement_report_generate(*, gaming_session_id: int) -> SettlementReport | None:
+def settlement_report_generate(
+    *, gaming_session_id: int, share: Callable[[int], object] | None = None
+) -> SettlementReport | None:
     """Build and store the settlement report of a closed gaming session, once.
 
-    Returns None for a session that does not exist or is still open. A report that cannot be
-    built is marked failed with the error (the manager's screen shows it; the sweeper tries
-    again); a transient database error is raised for the task to retry.
+    With `share` (the worker's `reports.tasks.settle_session`: it sends a table session's
+    reconciliation to the other worker processes), the tables not yet reconciled are shared
+    out first (`_reconciliations_shared`). Returns None for a session that does not exist or is
+    still open. A report that cannot be built is marked failed with the error (the manager's
+    screen shows it; the sweeper tries again); a transient database error is raised for the
+    task to retry.
     """
     session = (
         GamingSession.objects.filter(pk=gaming_session_id)
@@ -321,6 +327,8 @@ def settlement_report_generate(*, gaming_session_id: int) -> SettlementReport | 
     if not job_claim(SettlementReport, report.pk):
         report.refresh_from_db()
         return report
+    if share is not None:
+        _reconciliations_shared(session, share)
     try:
         with _collector_paused():
             content, reconciliation = settlement_content_build(gaming_session=session)
@@ -338,6 +346,24 @@ def settlement_report_generate(*, gaming_session_id: int) -> SettlementReport | 
         report.refresh_from_db()
         return report
     return _report_store(report.pk, text, reconciliation.agrees, files)
+
+
+def _reconciliations_shared(session: GamingSession, share: Callable[[int], object]) -> None:
+    """The night's tables not yet reconciled (their replay is most of the report's work when
+    they closed all at once, or a worker was down), reconciled by this worker and the others
+    at once: all but the first are sent (`share`), the last first, while this worker goes
+    through them from the first, skipping those another worker stored already
+    (`table_reconciliation_store`, idempotent). Nobody waits for anybody: a table sent and not
+    taken yet is reconciled here, and its message later finds it stored; where the two meet,
+    one table may be replayed twice, its result stored once. The report then reads them
+    stored, as the reconciliations of the tables that closed through the night."""
+    pending = unreconciled_table_session_ids(gaming_session_id=session.pk)
+    if len(pending) < 2:
+        return  # nothing to share: the report replays a single table itself
+    for pk in reversed(pending[1:]):
+        share(pk)
+    for pk in pending:
+        table_reconciliation_store(table_session_id=pk)
 
 
 @transaction.atomic

@@ -4,12 +4,14 @@
 close through the night, so by the session's close most are reconciled already, and the report
 replays only the tables without a stored result (so a lost message costs time, not a result).
 `settle_session` is sent by `tables.services.gaming_session_close` once the close is committed
-(`delay_on_commit`); `settlement_sweep` runs from Celery beat and sends it again for any closed
-session still without its report, so a message lost between the commit and the broker loses
-nothing; it also sends `render_report_pdf` for a stored report still without its PDF (the PDF
-follows the report, so that the report is ready sooner). Late acknowledgement: a worker killed
-mid-report leaves its message to be delivered again, and the report's unique key and
-conditional claim make the second run store one report.
+(`delay_on_commit`); the tables it finds not reconciled yet it shares out, sending their
+`reconcile_table_session` to the worker's other processes while it goes through them itself.
+`settlement_sweep` runs from Celery beat and sends it again for any closed session still without
+its report, so a message lost between the commit and the broker loses nothing; it also sends
+`render_report_pdf` for a stored report still without its PDF (the PDF follows the report, so
+that the report is ready sooner). Late acknowledgement: a worker killed mid-report leaves its
+message to be delivered again, and the report's unique key and conditional claim make the second
+run store one report.
 
 The registers (docs/registers.md): `freeze_model11` is sent by `reports.counting` once a count
 has committed and stores the séance's model 11 once (the count's row locked);
@@ -45,8 +47,11 @@ from reports.services import (
 
 @shared_task(name="reports.settle_session", **RETRIED)
 def settle_session(gaming_session_id: int) -> None:
-    """Build and store the settlement report of a closed gaming session (once)."""
-    settlement_report_generate(gaming_session_id=gaming_session_id)
+    """Build and store the settlement report of a closed gaming session (once), the tables not
+    reconciled yet shared with the other worker processes (`reconcile_table_session`); in the
+    embedded mode, where a task sent runs at once in this process, nothing is shared."""
+    share = None if settings.CELERY_TASK_ALWAYS_EAGER else reconcile_table_session.delay
+    settlement_report_generate(gaming_session_id=gaming_session_id, share=share)
 
 
 @shared_task(name="reports.reconcile_table_session", **RETRIED)

@@ -16,6 +16,7 @@ from django.utils import timezone
 
 from ledger.models import Account, AccountKind
 from ledger.services import Leg, post
+from reports import services
 from reports.builders import canonical_json, sha256_hex
 from reports.models import ReportFile, ReportStatus, SettlementReport, TableReconciliation
 from reports.renderers import PDF_FILE, report_files_render, report_pdf_render
@@ -139,6 +140,78 @@ def test_the_report_is_the_same_with_or_without_the_tables_reconciled_at_their_c
     # The same content renders the same files, byte for byte.
     rendered = report_files_render(stored, report.sha256)
     assert {name: sha256_hex(data) for name, _media, data in rendered} == files
+
+
+def test_a_night_never_reconciled_is_shared_out_between_the_workers(
+    django_capture_on_commit_callbacks: Capture, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """`settle_session` on a worker: the tables not reconciled yet are sent to the other
+    processes (all but the first, the last first) while this one goes through them from the
+    first, skipping what another stored; the report is the one built alone."""
+    night = play_night()
+    with django_capture_on_commit_callbacks(execute=False) as callbacks:
+        night_close(night)
+    for callback in callbacks:  # every message lost but the PDF's and the like
+        if _task_name(callback) not in (
+            "reports.reconcile_table_session",
+            "reports.settle_session",
+        ):
+            callback()
+    table_sessions = _table_sessions(night)
+    assert len(table_sessions) >= 3
+    night.gaming_session.refresh_from_db()
+    alone, _rec = settlement_content_build(gaming_session=night.gaming_session, replayed=True)
+    # One table reconciled at its close; a table's books (its last event) decide the order.
+    reconcile_table_session.apply(args=(table_sessions[0].pk,))
+    seqs = {ts.pk: last_seq_get(ts) for ts in table_sessions}
+    pending = sorted((ts.pk for ts in table_sessions[1:]), key=lambda pk: -seqs[pk])
+    sent: list[int] = []
+
+    def share(pk: int) -> None:
+        sent.append(pk)
+        if len(sent) == 1:  # another worker takes the first message at once
+            reconcile_table_session.apply(args=(pk,))
+
+    replayed: list[int] = []
+    make = services.table_summaries_make
+
+    def spied(**kwargs: Any) -> dict[int, str]:
+        replayed.extend(ts.pk for ts in kwargs["table_sessions"])
+        return make(**kwargs)
+
+    monkeypatch.setattr(services, "table_summaries_make", spied)
+    report = settlement_report_generate(gaming_session_id=night.gaming_session.pk, share=share)
+    assert sent == list(reversed(pending[1:]))
+    stored = {r.table_session_id: r for r in TableReconciliation.objects.all()}
+    assert set(stored) == {ts.pk for ts in table_sessions}
+    assert all(r.last_seq == seqs[ts_id] and r.agrees for ts_id, r in stored.items())
+    assert report is not None and report.status == ReportStatus.READY
+    assert report.content == canonical_json(alone)
+    assert sorted(replayed) == sorted(pending)  # each once, the report itself none
+
+    # A message taken late finds its table stored: nothing more is stored.
+    for pk in sent:
+        reconcile_table_session.apply(args=(pk,))
+    assert TableReconciliation.objects.count() == len(table_sessions)
+
+
+def test_a_report_with_one_table_left_to_replay_shares_nothing(
+    django_capture_on_commit_callbacks: Capture,
+) -> None:
+    night = play_night()
+    with django_capture_on_commit_callbacks(execute=False) as callbacks:
+        night_close(night)
+    table_sessions = _table_sessions(night)
+    for callback in callbacks:  # every table reconciled at its close but the last
+        if _task_name(callback) != "reports.settle_session":
+            callback()
+    TableReconciliation.objects.filter(table_session=table_sessions[-1]).delete()
+    sent: list[int] = []
+    report = settlement_report_generate(
+        gaming_session_id=night.gaming_session.pk, share=sent.append
+    )
+    assert sent == []
+    assert report is not None and report.status == ReportStatus.READY and report.reconciled
 
 
 def test_a_table_whose_books_changed_after_its_reconciliation_is_replayed_again(

@@ -25,7 +25,7 @@ from django.contrib.auth.models import Group
 from django.db import connection
 
 from establishment.roles import Role
-from reports.models import ReportFile, ReportStatus, SettlementReport
+from reports.models import ReportFile, ReportStatus, SettlementReport, TableReconciliation
 from tests.ledger.test_settlement import SESSION_SCENARIOS, Night, play_night
 from tests.subprocess_env import BIN, ROOT, clean_env
 
@@ -74,7 +74,7 @@ def _env() -> dict[str, str]:
 class Worker:
     """`celery -A casino worker` in its own process group, its log in a temporary file."""
 
-    def __init__(self) -> None:
+    def __init__(self, concurrency: int = 1) -> None:
         self.log = tempfile.NamedTemporaryFile(  # noqa: SIM115 - closed in stop()
             prefix="celery-worker-", suffix=".log", delete=False
         )
@@ -84,7 +84,7 @@ class Worker:
                 "-A",
                 "casino",
                 "worker",
-                "--concurrency=1",
+                f"--concurrency={concurrency}",
                 "--without-gossip",
                 "--without-mingle",
                 "--loglevel=INFO",
@@ -231,6 +231,33 @@ def test_a_closed_session_gets_its_report_from_a_real_worker(
     report.refresh_from_db()
     assert report.attempts == 1
     assert ReportFile.objects.filter(report=report).count() == 4
+
+
+@pytest.mark.parametrize("concurrency", [1, 2])
+def test_a_night_never_reconciled_is_shared_out_and_settled_once(
+    broker: redis.Redis, workers: list[Worker], concurrency: int
+) -> None:
+    """Every message of the tables' closes lost: `settle_session` shares the tables out (with
+    one process, nobody else takes them: it reconciles them all, and their messages, taken
+    afterwards, find them stored)."""
+    night = play_night(SESSION_SCENARIOS[:4])
+    closed = _close(night)  # no worker yet: the messages wait in the queue
+    assert closed.returncode == 0, closed.stderr
+    broker.flushdb()  # lost
+    assert not TableReconciliation.objects.exists()
+    worker = Worker(concurrency)
+    workers.append(worker)
+    _send_again(night, 1)
+    _wait(lambda: _ready(night), "the report", worker)
+    _wait(lambda: _queue_empty(broker), "the shared reconciliations to be consumed", worker)
+
+    report = _report(night)
+    assert report is not None
+    assert report.reconciled is True, report.content
+    tables = {ts.pk for ts in night.gaming_session.table_sessions.all()}
+    stored = list(TableReconciliation.objects.values_list("table_session_id", flat=True))
+    assert sorted(stored) == sorted(tables)  # each table's once
+    assert "reports.reconcile_table_session" in worker.output()
 
 
 def _blocking_lock() -> psycopg.Connection[Any]:
