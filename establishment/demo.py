@@ -122,6 +122,12 @@ class DemoCommand(BaseCommand):
     def add_arguments(self, parser: CommandParser) -> None:
         parser.add_argument("--allow-without-debug", action="store_true", help=self.allow_help)
 
+    @staticmethod
+    def add_count(parser: CommandParser, option: str, default: int, help: str) -> None:
+        """A whole-number option of the demo (how many nights or coups, the simulator's seed);
+        `help` shows its default where it says `%(default)s`."""
+        parser.add_argument(option, type=int, default=default, help=help)
+
     def handle(self, *args: Any, **options: Any) -> None:
         if not settings.DEBUG and not options["allow_without_debug"]:
             raise CommandError(self.refusal)

@@ -72,7 +72,8 @@ def _label(book: TicketBook) -> str:
     return book_label(book.face_cents, book.first_serial)
 
 
-# The ticket books as one of the house's stocks (`tables.services.inventory`).
+# The ticket books as one of the house's stocks (`tables.services.inventory`); what names a book
+# in a refusal (`details`) names it in the audit log too.
 BOOKS = inventory.Stock(
     items=TicketBook,
     assignments=TicketBookAssignment,
@@ -347,8 +348,7 @@ def ticket_book_return(
         action="ticket_book_return",
         table_session=held.table_session,
         client=client,
-        face=book.face_cents,
-        first_serial=book.first_serial,
+        **BOOKS.details(book),
     )
     return held
 
@@ -374,8 +374,7 @@ def ticket_book_destroy(
         user=destroyed_by,
         action="ticket_book_destroy",
         client=client,
-        face=book.face_cents,
-        first_serial=book.first_serial,
+        **BOOKS.details(book),
         reason=reason,
     )
     return book

@@ -21,19 +21,9 @@ class Command(DemoCommand):
 
     def add_arguments(self, parser: CommandParser) -> None:
         super().add_arguments(parser)
-        parser.add_argument(
-            "--nights",
-            type=int,
-            default=MONTH_NIGHTS,
-            help=f"Nights before today ({MONTH_NIGHTS}).",
-        )
-        parser.add_argument(
-            "--coups",
-            type=int,
-            default=MONTH_COUPS,
-            help=f"Coups a table a night ({MONTH_COUPS}).",
-        )
-        parser.add_argument("--seed", type=int, default=1, help="The simulator's seed (1).")
+        self.add_count(parser, "--nights", MONTH_NIGHTS, "Nights before today (%(default)s).")
+        self.add_count(parser, "--coups", MONTH_COUPS, "Coups a table a night (%(default)s).")
+        self.add_count(parser, "--seed", 1, "The simulator's seed (%(default)s).")
 
     def demo(self) -> None:
         if TableSession.objects.filter(table__number=NIGHT_TABLES[0].number).exists():

@@ -167,11 +167,11 @@ class Command(DemoCommand):
 
     def add_arguments(self, parser: CommandParser) -> None:
         super().add_arguments(parser)
-        parser.add_argument(
+        self.add_count(
+            parser,
             "--coups",
-            type=int,
-            default=TONIGHT_COUPS,
-            help=f"Coups at each table tonight ({TONIGHT_COUPS}; 0: every table at its start).",
+            TONIGHT_COUPS,
+            "Coups at each table tonight (%(default)s; 0: every table at its start).",
         )
 
     def demo(self) -> None:
