@@ -15,7 +15,9 @@ end unless `--keep`. Then:
 2. copies of that night's séances, made by the database itself (`INSERT … SELECT`, triggers off
    for the load only, as `settlement_night.other_entries` loads its entries), each a séance of
    its own — its own public id, so its own place and posting keys in the books — until the
-   season holds `--coups` coups; `VACUUM ANALYZE`;
+   season holds `--coups` coups; `VACUUM ANALYZE`. A copy keeps its model's chain hashes (and
+   its transactions take the next chain positions): the re-audit replays, it does not walk the
+   chains (`history_verify` does), so the copies are not valid links and need not be;
 3. timed, `--runs` times each, in groups of `--batch` séances (a night's tables):
    (a) reading every event: the query the replay reads the journals with
        (`reports.selectors.reconciliation_events_list`), streamed through a server-side cursor;
@@ -69,11 +71,11 @@ COPY_STEPS = (
     """,
     """
     INSERT INTO tables_tableevent (seq, kind, action, sets_aside, idempotency_key, recorded_at,
-        client, reason, outcome, recorded_by_id, table_session_id)
+        client, reason, outcome, recorded_by_id, table_session_id, chain_hash)
     SELECT e.seq, e.kind, e.action, e.sets_aside,
            replace(e.idempotency_key, m.src_public, m.public_id::text), e.recorded_at, e.client,
            e.reason, replace(e.outcome::text, m.src_public, m.public_id::text)::jsonb,
-           e.recorded_by_id, m.dst
+           e.recorded_by_id, m.dst, e.chain_hash
       FROM season_copy m JOIN tables_tableevent e ON e.table_session_id = m.src
     """,
     """
@@ -91,10 +93,13 @@ COPY_STEPS = (
     """,
     """
     INSERT INTO ledger_transaction (public_id, idempotency_key, posted_at, memo, place,
-        gaming_session_id, posted_by_id)
+        gaming_session_id, posted_by_id, chain_position, chain_hash)
     SELECT gen_random_uuid(), replace(t.idempotency_key, m.src_public, m.public_id::text),
            t.posted_at, t.memo, replace(t.place, m.src_public, m.public_id::text),
-           t.gaming_session_id, t.posted_by_id
+           t.gaming_session_id, t.posted_by_id,
+           (SELECT max(chain_position) FROM ledger_transaction)
+               + row_number() OVER (ORDER BY m.dst, t.id),
+           t.chain_hash
       FROM season_copy m JOIN ledger_transaction t ON t.place = %(prefix)s || m.src_public
     """,
     """
