@@ -110,10 +110,17 @@ def session_of(user: Any) -> str:
     from importlib import import_module
 
     from django.conf import settings
+    from django.utils.module_loading import import_string
 
     store = import_module(settings.SESSION_ENGINE).SessionStore()
     store["_auth_user_id"] = str(user.pk)
-    store["_auth_user_backend"] = settings.AUTHENTICATION_BACKENDS[0]
+    # The backend that authenticated him, as a login records it: the first that can give the
+    # user back (django-axes's backend, first in the list, only checks for lockouts).
+    store["_auth_user_backend"] = next(
+        path
+        for path in settings.AUTHENTICATION_BACKENDS
+        if hasattr(import_string(path), "get_user")
+    )
     store["_auth_user_hash"] = user.get_session_auth_hash()
     store.create()
     return str(store.session_key)
