@@ -84,7 +84,10 @@ def main() -> None:
         started = time.monotonic()
         for table_session, scenario, ids, session_key in assignment.tables:
             # The table's own croupier (bench/console_load.py, `Assignment`).
-            page.context.add_cookies([{"name": "sessionid", "value": session_key, "url": page.url}])
+            # At the root, as the login set it: a cookie for the page's own path would sit
+            # beside the first croupier's, who would still be the one the server sees.
+            root = f"http://127.0.0.1:{port}/"
+            page.context.add_cookies([{"name": "sessionid", "value": session_key, "url": root}])
             page.goto(f"/console/tables/{table_session}/")
             page.locator("#desk").wait_for()
             page.evaluate(TIMER)
