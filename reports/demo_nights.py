@@ -5,15 +5,18 @@ twice, lansquenet moderne, lansquenet classique, Landsknecht, pontoon, and a UK 
 a participation fee, docs/rules/levy.md LV-6). Every coup is played by the simulator's
 strategies (docs/odds.md, "The tables and the strategies") and recorded through the recording
 service by the croupier on duty (`tables.simulated.RecordedTable`), nothing written around it:
-the coups are spread over the night, a few seconds between two actions. Through the night an
-inspector relieves the croupier of the first table, interrupts and restarts another, a barred
-person is refused at the door, a croupier undoes a slip, a void is asked and approved and the
-coup recorded again; then the tables and the night close, the report is built, every table's
-cagnotte box is counted (now and then a surplus or a shortfall), each count certifies its
-cagnotte book (model 11), two managers sign the registre de contrôle (model 12) and the report
-is signed off. The next morning the re-audit goes over the night (docs/audit.md) and the auditor
-acknowledges what the morning before raised; the last night's shortfall is left open. Once the
-nights are played, the carnet des prélèvements of the last month over is closed (model 13).
+the coups are spread over the night, a few seconds between two actions. Twice a night the
+croupiers go round the tables (the tournante: the one back from his break takes the first table,
+each the next, the last goes on his break); the inspector relieves the first table's changeur,
+interrupts and restarts another table; at each table a regular goes home and a member who came
+late sits down; a barred person is refused at the door, a croupier undoes a slip, a void is
+asked and approved and the coup recorded again; then the tables and the night close, the report
+is built, every table's cagnotte box is counted (now and then a surplus or a shortfall), each
+count certifies its cagnotte book (model 11), two managers sign the registre de contrôle
+(model 12) and the report is signed off. The next morning the re-audit goes over the night
+(docs/audit.md) and the auditor acknowledges what the morning before raised; the last night's
+shortfall is left open. Once the nights are played, the carnet des prélèvements of the last
+month over is closed (model 13).
 
 The demo's clock is Django's (`establishment.demo.DemoClock`): while a night is played,
 `django.utils.timezone.now` gives the clock's time, so that every row the services write carries
@@ -226,11 +229,14 @@ def night_play(
         )
         start = clock.now()
         playing.append(Playing(spec, table, start, (opens + NIGHT - start) / (coups + 1), rng))
+    spare = staff.relief  # the croupier on his break, who starts the tournante
     for index in range(coups):
         for play in playing:
             clock.at(play.coup_at(index))
             play.table.play_coup()
             _events(play, index, coups, staff, clock)
+        if index in (coups // 3, (2 * coups) // 3) and coups >= 3:
+            spare = _tournante(playing, spare, staff, clock)
     for play in playing:
         clock.at(play.coup_at(coups))
         _table_close(play, staff)
@@ -247,6 +253,18 @@ def _on_duty(seance: TableSession, duty: list[tuple[User, AssignmentRole]], *, b
         staff_assign(table_session=seance, staff=person, role=role, assigned_by=by, client=CLIENT)
 
 
+def _tournante(playing: list[Playing], spare: User, staff: DemoStaff, clock: DemoClock) -> User:
+    """The croupiers' rotation, twice a night: the one on his break takes the first table, its
+    croupier the next, and so on; the last table's goes on his break. Returns him."""
+    for play in playing:
+        clock.tick(20)
+        relieved = play.table.croupier
+        _on_duty(play.table.table_session, [(spare, AssignmentRole.CROUPIER)], by=staff.inspector)
+        play.table.croupier = spare
+        spare = relieved
+    return spare
+
+
 def _pause(clock: DemoClock, rng: random.Random) -> None:
     """The few seconds between two actions at a table."""
     clock.tick(rng.uniform(3, 9))
@@ -256,16 +274,8 @@ def _events(play: Playing, index: int, coups: int, staff: DemoStaff, clock: Demo
     """What happens at a table through the night besides its coups."""
     seance = play.table.table_session
     if play.spec.number == 31 and index == coups // 2:
-        # The inspector relieves the croupier and the changeur of the first table for the rest
-        # of the night.
-        relief = [
-            (staff.relief, AssignmentRole.CROUPIER),
-            (staff.changeurs[1], AssignmentRole.CHANGEUR),
-        ]
-        _on_duty(seance, relief, by=staff.inspector)
-        play.table.croupier = staff.relief
-    if play.spec.number == 34 and index == coups // 2:
-        _one_leaves_one_arrives(play)
+        # The inspector relieves the changeur of the first table for the rest of the night.
+        _on_duty(seance, [(staff.changeurs[1], AssignmentRole.CHANGEUR)], by=staff.inspector)
     if play.spec.number == 33 and index == coups // 3:
         for step, reason in ((table_interrupt, "Cards to change"), (table_resume, "New cards")):
             clock.tick(90)
@@ -283,6 +293,11 @@ def _events(play: Playing, index: int, coups: int, staff: DemoStaff, clock: Demo
         _undo_a_slip(play)
     if play.spec.number == 35 and index == (2 * coups) // 3:
         _void_and_again(play, staff, clock)
+    if index == (coups * (play.spec.number - 29)) // 10:
+        # At each table, once in the night and at its own time, a regular goes home and a
+        # member who came late takes his seat (after the coup's corrections: a void sets
+        # aside what was recorded after the coup).
+        _one_leaves_one_arrives(play)
 
 
 def _resync(table: RecordedTable) -> None:
@@ -331,8 +346,8 @@ def _undo_a_slip(play: Playing) -> None:
     table = play.table
     if "add_standing" not in {a.type for a in table.game.legal_actions(table.state)}:
         return
-    guest = _players(
-        DemoTableSpec(play.spec.number, play.spec.game, "guest"), count=len(table.codes) + 1
+    guest = _players(  # a member of his own, not the late one who sat down (`_one_leaves…`)
+        DemoTableSpec(play.spec.number, play.spec.game, "guest"), count=len(table.codes) + 2
     )[-1]
     table.record(Action("add_standing", CROUPIER, {"player": guest}))
     undo(

@@ -1,8 +1,9 @@
 """The demo's past nights (reports/demo_nights.py), played on a small size: a night of a few
 coups a table, through the recording service, replays through the engine and passes
 `registers_verify` and `history_verify`; its timestamps run through the evening, and it holds
-what a newcomer should find (a relief, an interruption, a barred person refused, an undo, a void,
-counts with a surplus and a shortfall, the registers certified and signed, a UK club's fees)."""
+what a newcomer should find (the croupiers' rotation, a relief, arrivals and departures, an
+interruption, a barred person refused, an undo, a void, counts with a surplus and a shortfall,
+the registers certified and signed, a UK club's fees)."""
 
 from __future__ import annotations
 
@@ -62,12 +63,28 @@ def test_a_demo_night_replays_verifies_and_holds_a_real_evening(
     assert "every link holds" in out.getvalue()
     # What the night holds.
     first = seances[0]
-    assert CroupierAssignment.objects.filter(table_session=first, role="croupier").count() == 2
     assert CroupierAssignment.objects.filter(table_session=first, role="changeur").count() == 2
-    classique = seances[3]
-    stays = SeatOccupancy.objects.filter(table_session=classique)
-    assert stays.filter(left_at__lt=classique.closed_at).count() == 1  # one went home early
-    assert stays.filter(sat_at__gt=classique.opened_at).count() == 1  # one came late
+    # The tournante, twice: three croupiers at each table, each table's second croupier the
+    # one the table before had first (the first table's: back from his break).
+    duty = {
+        s.table.number: list(
+            CroupierAssignment.objects.filter(table_session=s, role="croupier")
+            .order_by("assigned_at", "pk")
+            .values_list("staff__username", flat=True)
+        )
+        for s in seances
+    }
+    numbers = [s.table.number for s in seances]
+    assert all(len(names) == 3 for names in duty.values())
+    assert duty[numbers[0]][1] == "croupier-relief"
+    for before, after in zip(numbers, numbers[1:], strict=False):
+        assert duty[after][1] == duty[before][0]
+        assert duty[after][2] == duty[before][1]
+    assert not CroupierAssignment.objects.filter(released_at__isnull=True).exists()
+    for seance in seances:  # at each table one went home early and one came late
+        stays = SeatOccupancy.objects.filter(table_session=seance)
+        assert stays.filter(left_at__lt=seance.closed_at).count() == 1, seance.table.number
+        assert stays.filter(sat_at__gt=seance.opened_at).count() == 1, seance.table.number
     kinds = set(TableEvent.objects.filter(table_session__in=seances).values_list("kind", flat=True))
     assert {EventKind.UNDO, EventKind.VOID, EventKind.INTERRUPT, EventKind.RESUME} <= kinds
     assert VoidDecision.objects.filter(approved=True).count() == 1
