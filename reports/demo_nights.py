@@ -86,7 +86,7 @@ NIGHT = timedelta(hours=7)  # 21:00 to 04:00
 MORNING = time(9, 30)  # the re-audit's morning after
 # `make demo`'s month: sized to be ready in a few minutes on two cores (README.md).
 MONTH_NIGHTS = 30
-MONTH_COUPS = 40
+MONTH_COUPS = 32
 
 
 @dataclass(frozen=True)
