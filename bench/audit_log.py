@@ -175,6 +175,8 @@ def main() -> None:
     parser.add_argument("--repeat", type=int, default=5)
     parser.add_argument("--keep", action="store_true")
     args = parser.parse_args()
+    if args.rows < 50_000:
+        parser.error("--rows must be 50,000 or more: the deep page read is page 1,001 of 50 rows")
     with scratch_database(args.server, f"bench_audit_{os.getpid()}", keep=args.keep):
         from django.db import connection
 
