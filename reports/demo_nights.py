@@ -255,7 +255,8 @@ def _on_duty(seance: TableSession, duty: list[tuple[User, AssignmentRole]], *, b
 
 def _tournante(playing: list[Playing], spare: User, staff: DemoStaff, clock: DemoClock) -> User:
     """The croupiers' rotation, twice a night: the one on his break takes the first table, its
-    croupier the next, and so on; the last table's goes on his break. Returns him."""
+    croupier the next, and so on; the last table's goes on his break. Returns him. Each relief
+    ends one duty period and starts the next (model 11, column 3 bis: docs/registers.md)."""
     for play in playing:
         clock.tick(20)
         relieved = play.table.croupier

@@ -225,8 +225,11 @@ def _settlement_content_build(
     return content, reconciliation
 
 
-def table_reconciliation_store(*, table_session_id: int) -> TableReconciliation | None:
-    """Reconcile a closed table session and store the result, once per journal length.
+def table_reconciliation_store(
+    *, table_session_id: int, accounts: Mapping[int, Mapping[str, Any]] | None = None
+) -> TableReconciliation | None:
+    """Reconcile a closed table session and store the result, once per journal length
+    (`accounts`: its gaming session's, `settlement_accounts_values`, when the caller has them).
 
     What `reports.tasks.reconcile_table_session` calls when a table closes. Idempotent: a result
     already stored for the table's last journal number is returned as it is (the unique key
@@ -244,7 +247,8 @@ def table_reconciliation_store(*, table_session_id: int) -> TableReconciliation 
     if stored is not None:
         return stored
     try:
-        accounts = settlement_accounts_values(gaming_session_id=table_session.gaming_session_id)
+        if accounts is None:
+            accounts = settlement_accounts_values(gaming_session_id=table_session.gaming_session_id)
         text = table_summaries_make(table_sessions=[table_session], accounts=accounts)[
             table_session.pk
         ]
@@ -362,8 +366,10 @@ def _reconciliations_shared(session: GamingSession, share: Callable[[int], objec
         return  # nothing to share: the report replays a single table itself
     for pk in reversed(pending[1:]):
         share(pk)
+    # The night is closed: its accounts are read once for all its tables.
+    accounts = settlement_accounts_values(gaming_session_id=session.pk)
     for pk in pending:
-        table_reconciliation_store(table_session_id=pk)
+        table_reconciliation_store(table_session_id=pk, accounts=accounts)
 
 
 @transaction.atomic
